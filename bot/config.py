@@ -1,0 +1,227 @@
+"""Typed configuration loaded from TOML.
+
+``load_config(path)`` reads a TOML file with :mod:`tomllib` into a
+:class:`Config`.  Every section and key is declared here; an unknown key, a
+value of the wrong type or a bad value raises :class:`ConfigError` whose
+message names the key and says what is allowed.  ``python -m bot`` prints that
+message as one line and exits with status 2.
+
+The Discord token is never stored in the repository: it comes from the
+``DISCORD_TOKEN`` environment variable, or from ``discord.token`` in the file.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import typing
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(Exception):
+    """A configuration problem, described in one line."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordConfig:
+    token: str = ""
+    """Bot token; the ``DISCORD_TOKEN`` environment variable wins when set."""
+    dev_guild_ids: tuple[int, ...] = ()
+    """Guilds that get slash commands synced instantly while developing."""
+    use_threads: bool = True
+    """Start each game in its own thread when the bot may create threads."""
+    shard_count: int = 0
+    """0 lets discord.py choose (AutoShardedBot); >0 fixes the shard count."""
+
+    def check(self) -> None:
+        if self.shard_count < 0:
+            raise ConfigError("discord.shard_count must be 0 (automatic) or a positive number")
+        if any(g <= 0 for g in self.dev_guild_ids):
+            raise ConfigError("discord.dev_guild_ids must list positive guild ids")
+
+
+@dataclass(frozen=True, slots=True)
+class StorageConfig:
+    database: str = "bgbot.sqlite3"
+    """Path of the SQLite database file (created on first start)."""
+
+    def check(self) -> None:
+        if not self.database.strip():
+            raise ConfigError("storage.database must be a file path, not empty")
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    variant: str = "standard"
+    """Default variant for /challenge (standard, acey-deucey, acey-deucey-1930, russian, french)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Default rule options (see the README's rule option table); checked by the engine."""
+    auto_confirm: bool = True
+    """Finish a turn as soon as a complete legal play is entered (no Confirm step)."""
+
+    def check(self) -> None:
+        if not self.variant.strip():
+            raise ConfigError("game.variant must name a variant, e.g. 'standard'")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutConfig:
+    reminder_minutes: float = 60.0
+    """Remind the player on roll after this many idle minutes (0 disables reminders)."""
+    claim_after_minutes: float = 1440.0
+    """After this many idle minutes the waiting opponent may claim the game."""
+    claim_scores_as: str = "cube"
+    """'cube': scored as a resignation at the current cube value; 'gammon' or 'backgammon'."""
+
+    def check(self) -> None:
+        if self.reminder_minutes < 0:
+            raise ConfigError("timeouts.reminder_minutes must be 0 (off) or more")
+        if self.claim_after_minutes <= 0:
+            raise ConfigError("timeouts.claim_after_minutes must be more than 0")
+        if self.claim_scores_as not in ("cube", "gammon", "backgammon"):
+            raise ConfigError(
+                "timeouts.claim_scores_as must be one of: 'cube', 'gammon', 'backgammon'"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class RenderConfig:
+    theme: str = "default"
+    """Board theme: 'default' (colour-blind safe) or another name listed by `python -m render --help`."""
+    board_dir: str = "boards"
+    """Console mode writes every board PNG into this folder."""
+
+    def check(self) -> None:
+        if not self.theme.strip():
+            raise ConfigError("render.theme must name a theme, e.g. 'default'")
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    discord: DiscordConfig = field(default_factory=DiscordConfig)
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    timeouts: TimeoutConfig = field(default_factory=TimeoutConfig)
+    render: RenderConfig = field(default_factory=RenderConfig)
+
+    @property
+    def token(self) -> str:
+        return os.environ.get("DISCORD_TOKEN", "").strip() or self.discord.token.strip()
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        return f"a list of {_type_name(typing.get_args(tp)[0])}s"
+    if origin is dict:
+        return "a table"
+    return {str: "a string", int: "an integer", float: "a number", bool: "true or false"}.get(
+        tp, str(tp)
+    )
+
+
+def _coerce(key: str, value: Any, tp: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        (item,) = typing.get_args(tp)[:1]
+        if not isinstance(value, list):
+            raise ConfigError(f"{key} must be {_type_name(tp)}, got {value!r}")
+        return tuple(_coerce(f"{key}[{i}]", v, item) for i, v in enumerate(value))
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{key} must be a table, got {value!r}")
+        return dict(value)
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} must be true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{key} must be an integer, got {value!r}")
+        return value
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigError(f"{key} must be a number, got {value!r}")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise ConfigError(f"{key} must be a string, got {value!r}")
+        return value
+    raise ConfigError(f"{key}: unsupported type")  # pragma: no cover
+
+
+def _build(cls: Any, data: dict[str, Any], prefix: str) -> Any:
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in fields(cls)}
+    for key in data:
+        if key not in known:
+            allowed = ", ".join(sorted(known))
+            where = f"[{prefix}]" if prefix else "the top level"
+            raise ConfigError(f"unknown key {prefix + '.' if prefix else ''}{key} in {where}; "
+                              f"allowed: {allowed}")
+    values: dict[str, Any] = {}
+    for name, f in known.items():
+        if name not in data:
+            continue
+        tp = hints[name]
+        full = f"{prefix}.{name}" if prefix else name
+        if isinstance(tp, type) and is_dataclass(tp):
+            if not isinstance(data[name], dict):
+                raise ConfigError(f"[{full}] must be a table")
+            values[name] = _build(tp, data[name], full)
+        else:
+            values[name] = _coerce(full, data[name], tp)
+    obj = cls(**values)
+    check = getattr(obj, "check", None)
+    if check is not None:
+        check()
+    return obj
+
+
+def parse_config(text: str, *, source: str = "config") -> Config:
+    """Parse TOML text into a checked :class:`Config`."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source} is not valid TOML: {exc}") from None
+    config: Config = _build(Config, data, "")
+    _check_rules(config)
+    return config
+
+
+def _check_rules(config: Config) -> None:
+    """Validate the rule options with the engine, which owns their definitions."""
+    from engine.errors import BackgammonError
+
+    try:
+        from engine.rules import RuleOptions
+    except ImportError:  # pragma: no cover - the engine always ships rules.py
+        return
+    from_dict = getattr(RuleOptions, "from_dict", None)
+    if from_dict is None:  # pragma: no cover
+        return
+    try:
+        from_dict(config.game.rules)
+    except BackgammonError as exc:
+        raise ConfigError(f"game.rules: {exc}") from None
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Load ``path`` (or defaults when ``path`` is None)."""
+    if path is None:
+        return Config()
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {p} does not exist") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {p}: {exc.strerror}") from None
+    return parse_config(text, source=str(p))
+
+
+def with_database(config: Config, database: str) -> Config:
+    return replace(config, storage=replace(config.storage, database=database))
+

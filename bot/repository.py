@@ -1,0 +1,144 @@
+"""The storage interface the game service depends on.
+
+The service only talks to :class:`Storage` and :class:`Transaction`; the SQLite
+implementation lives in :mod:`bot.storage` (all SQL is there), and another
+backend (PostgreSQL) can implement the same protocols without the service
+changing.  Every service operation runs inside exactly one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    id: int
+    name: str
+    is_bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    white_id: int
+    black_id: int
+    variant: str
+    rules: dict[str, Any]
+    length: int
+    stake: int
+    rated: bool
+    status: str
+    chouette_id: int | None
+    state: dict[str, Any]
+    version: int
+    winner_id: int | None
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    match_id: int
+    number: int
+    seed_hash: str
+    seed: str
+    dice_drawn: int
+    status: str
+    winner_id: int | None
+    result: dict[str, Any] | None
+    created_at: str
+    finished_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventRow:
+    game_id: int
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    actor_id: int | None
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    guild_id: int
+    user_id: int
+    rating: float
+    experience: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    guild_id: int
+    user_id: int
+    points: int
+    amount: int
+    match_id: int | None = None
+    game_id: int | None = None
+    chouette_id: int | None = None
+
+
+class StaleVersionError(Exception):
+    """Another action changed the row first (optimistic concurrency check failed)."""
+
+
+class Transaction(Protocol):
+    """Operations inside one transaction.  All or nothing is committed."""
+
+    async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None: ...
+    async def get_user(self, user_id: int) -> UserRow | None: ...
+
+    async def open_match_in_channel(self, channel_id: int) -> MatchRow | None: ...
+    async def get_match(self, match_id: int) -> MatchRow | None: ...
+    async def insert_match(self, *, guild_id: int, channel_id: int, white_id: int,
+                           black_id: int, variant: str, rules: dict[str, Any], length: int,
+                           stake: int, rated: bool, status: str,
+                           chouette_id: int | None = None,
+                           state: dict[str, Any] | None = None) -> MatchRow: ...
+    async def update_match(self, match_id: int, expected_version: int,
+                           **changes: Any) -> MatchRow:
+        """Apply ``changes`` and bump the version; :class:`StaleVersionError` if it moved on."""
+        ...
+    async def matches_for_user(self, guild_id: int, user_id: int,
+                               statuses: Sequence[str]) -> list[MatchRow]: ...
+
+    async def insert_game(self, *, match_id: int, number: int, seed_hash: str,
+                          seed: str) -> GameRow: ...
+    async def current_game(self, match_id: int) -> GameRow | None: ...
+    async def games_of_match(self, match_id: int) -> list[GameRow]: ...
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+    async def update_game(self, game_id: int, **changes: Any) -> None: ...
+
+    async def append_events(self, game_id: int,
+                            events: Sequence[tuple[int, str, dict[str, Any], int | None]]
+                            ) -> None: ...
+    async def events(self, game_id: int) -> list[EventRow]: ...
+
+    async def add_ledger(self, entries: Sequence[LedgerEntry]) -> None: ...
+    async def balance(self, guild_id: int, user_id: int) -> int: ...
+
+    async def rating(self, guild_id: int, user_id: int) -> RatingRow: ...
+    async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None: ...
+    async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]: ...
+
+    async def leaderboard(self, guild_id: int, order: str, limit: int,
+                          offset: int) -> list[dict[str, Any]]: ...
+    async def leaderboard_count(self, guild_id: int, order: str) -> int: ...
+    async def user_stats(self, guild_id: int, user_id: int) -> dict[str, Any]: ...
+
+
+class Storage(Protocol):
+    """A database the service can open transactions on."""
+
+    async def open(self) -> None: ...
+    async def close(self) -> None: ...
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+    async def schema_version(self) -> int: ...

@@ -1,0 +1,462 @@
+"""SQLite storage (aiosqlite): every SQL statement of the project is here.
+
+* WAL journal, foreign keys on, ``synchronous=FULL`` so a committed action
+  survives a crash of the process or the machine.
+* Numbered migrations from ``bot/migrations/NNNN_*.sql`` are applied at
+  start-up, each in one transaction together with its ``schema_version`` row.
+* :meth:`SqliteStorage.transaction` opens ``BEGIN IMMEDIATE`` (the write lock
+  is taken up front, so two processes never interleave inside one action) and
+  commits on success or rolls back on any exception.  One connection serves
+  the process; an asyncio lock serialises transactions on it.
+* Optimistic concurrency: ``update_match`` only succeeds when the version the
+  caller read is still current (``UPDATE ... WHERE version = ?``), which keeps
+  several processes on one database from applying an action twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.repository import (
+    EventRow,
+    GameRow,
+    LedgerEntry,
+    MatchRow,
+    RatingRow,
+    StaleVersionError,
+    UserRow,
+)
+
+_MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, white_id, black_id, variant, rules, length, stake, rated, "
+    "status, chouette_id, state, version, winner_id, created_at, updated_at"
+)
+_GAME_COLUMNS = (
+    "id, match_id, number, seed_hash, seed, dice_drawn, status, winner_id, result, "
+    "created_at, finished_at"
+)
+_MATCH_UPDATABLE = {"status", "state", "winner_id", "rated", "white_id", "black_id"}
+_GAME_UPDATABLE = {"dice_drawn", "status", "winner_id", "result", "finished_at"}
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every migration, in order."""
+    found: list[tuple[int, str, str]] = []
+    for entry in resources.files("bot").joinpath("migrations").iterdir():
+        match = _MIGRATION_RE.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    for expected, (version, name, _) in enumerate(found, start=1):
+        if version != expected:
+            raise RuntimeError(f"migration {name} is out of sequence (expected {expected:04d})")
+    return found
+
+
+def _match(row: aiosqlite.Row) -> MatchRow:
+    return MatchRow(
+        id=row[0], guild_id=row[1], channel_id=row[2], white_id=row[3], black_id=row[4],
+        variant=row[5], rules=json.loads(row[6]), length=row[7], stake=row[8],
+        rated=bool(row[9]), status=row[10], chouette_id=row[11], state=json.loads(row[12]),
+        version=row[13], winner_id=row[14], created_at=row[15], updated_at=row[16],
+    )
+
+
+def _game(row: aiosqlite.Row) -> GameRow:
+    return GameRow(
+        id=row[0], match_id=row[1], number=row[2], seed_hash=row[3], seed=row[4],
+        dice_drawn=row[5], status=row[6], winner_id=row[7],
+        result=json.loads(row[8]) if row[8] else None, created_at=row[9], finished_at=row[10],
+    )
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class SqliteTransaction:
+    """The repository operations, bound to an open transaction."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self._db.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    # users ------------------------------------------------------------------
+    async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None:
+        await self._db.execute(
+            "INSERT INTO users (id, name, is_bot, created_at) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+            (user_id, name[:100], int(is_bot), now()),
+        )
+
+    async def get_user(self, user_id: int) -> UserRow | None:
+        row = await self._one("SELECT id, name, is_bot FROM users WHERE id = ?", (user_id,))
+        return UserRow(row[0], row[1], bool(row[2])) if row else None
+
+    # matches ----------------------------------------------------------------
+    async def open_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        row = await self._one(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? "
+            "AND status IN ('challenged', 'active')", (channel_id,))
+        return _match(row) if row else None
+
+    async def get_match(self, match_id: int) -> MatchRow | None:
+        row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
+        return _match(row) if row else None
+
+    async def insert_match(self, *, guild_id: int, channel_id: int, white_id: int,
+                           black_id: int, variant: str, rules: dict[str, Any], length: int,
+                           stake: int, rated: bool, status: str,
+                           chouette_id: int | None = None,
+                           state: dict[str, Any] | None = None) -> MatchRow:
+        stamp = now()
+        cur = await self._db.execute(
+            "INSERT INTO matches (guild_id, channel_id, white_id, black_id, variant, rules, "
+            "length, stake, rated, status, chouette_id, state, version, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)",
+            (guild_id, channel_id, white_id, black_id, variant, _dumps(rules), length, stake,
+             int(rated), status, chouette_id, _dumps(state or {}), stamp, stamp),
+        )
+        match_id = cur.lastrowid
+        assert match_id is not None
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def update_match(self, match_id: int, expected_version: int,
+                           **changes: Any) -> MatchRow:
+        unknown = set(changes) - _MATCH_UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update match columns {sorted(unknown)}")
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now()]
+        for key, value in changes.items():
+            sets.append(f"{key} = ?")
+            params.append(_dumps(value) if key == "state" else value)
+        params += [match_id, expected_version]
+        cur = await self._db.execute(
+            f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?", params)
+        if cur.rowcount != 1:
+            raise StaleVersionError(f"match {match_id} is no longer at version {expected_version}")
+        row = await self.get_match(match_id)
+        assert row is not None
+        return row
+
+    async def matches_for_user(self, guild_id: int, user_id: int,
+                               statuses: Sequence[str]) -> list[MatchRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._all(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE guild_id = ? "
+            f"AND (white_id = ? OR black_id = ?) AND status IN ({marks}) ORDER BY id",
+            (guild_id, user_id, user_id, *statuses))
+        return [_match(r) for r in rows]
+
+    # games ------------------------------------------------------------------
+    async def insert_game(self, *, match_id: int, number: int, seed_hash: str,
+                          seed: str) -> GameRow:
+        cur = await self._db.execute(
+            "INSERT INTO games (match_id, number, seed_hash, seed, status, created_at) "
+            "VALUES (?, ?, ?, ?, 'active', ?)", (match_id, number, seed_hash, seed, now()))
+        game_id = cur.lastrowid
+        assert game_id is not None
+        row = await self.get_game(game_id)
+        assert row is not None
+        return row
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def current_game(self, match_id: int) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE match_id = ? ORDER BY number DESC LIMIT 1",
+            (match_id,))
+        return _game(row) if row else None
+
+    async def games_of_match(self, match_id: int) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE match_id = ? ORDER BY number", (match_id,))
+        return [_game(r) for r in rows]
+
+    async def update_game(self, game_id: int, **changes: Any) -> None:
+        unknown = set(changes) - _GAME_UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update game columns {sorted(unknown)}")
+        if not changes:
+            return
+        sets = [f"{key} = ?" for key in changes]
+        params = [_dumps(v) if k == "result" and v is not None else v for k, v in changes.items()]
+        await self._db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?",
+                               (*params, game_id))
+
+    # events -----------------------------------------------------------------
+    async def append_events(self, game_id: int,
+                            events: Sequence[tuple[int, str, dict[str, Any], int | None]]
+                            ) -> None:
+        stamp = now()
+        await self._db.executemany(
+            "INSERT INTO events (game_id, seq, kind, data, actor_id, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, seq, kind, _dumps(data), actor, stamp) for seq, kind, data, actor in events],
+        )
+
+    async def events(self, game_id: int) -> list[EventRow]:
+        rows = await self._all(
+            "SELECT game_id, seq, kind, data, actor_id, created_at FROM events "
+            "WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [EventRow(r[0], r[1], r[2], json.loads(r[3]), r[4], r[5]) for r in rows]
+
+    # money ------------------------------------------------------------------
+    async def add_ledger(self, entries: Sequence[LedgerEntry]) -> None:
+        stamp = now()
+        await self._db.executemany(
+            "INSERT INTO ledger (guild_id, user_id, match_id, game_id, chouette_id, points, "
+            "amount, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(e.guild_id, e.user_id, e.match_id, e.game_id, e.chouette_id, e.points, e.amount,
+              stamp) for e in entries],
+        )
+
+    async def balance(self, guild_id: int, user_id: int) -> int:
+        row = await self._one(
+            "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id))
+        return int(row[0]) if row else 0
+
+    # ratings ----------------------------------------------------------------
+    async def rating(self, guild_id: int, user_id: int) -> RatingRow:
+        row = await self._one(
+            "SELECT rating, experience FROM ratings WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id))
+        if row is None:
+            return RatingRow(guild_id, user_id, 1500.0, 0)
+        return RatingRow(guild_id, user_id, float(row[0]), int(row[1]))
+
+    async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None:
+        await self._db.execute(
+            "INSERT INTO ratings (guild_id, user_id, rating, experience) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
+            "experience = excluded.experience",
+            (row.guild_id, row.user_id, row.rating, row.experience))
+        await self._db.execute(
+            "INSERT INTO rating_history (guild_id, user_id, match_id, before, after, experience, "
+            "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (row.guild_id, row.user_id, match_id, before, row.rating, row.experience, now()))
+
+    async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]:
+        rows = await self._all(
+            "SELECT before, after FROM rating_history WHERE guild_id = ? AND user_id = ? "
+            "ORDER BY id", (guild_id, user_id))
+        return [(float(r[0]), float(r[1])) for r in rows]
+
+    # leaderboard and stats ----------------------------------------------------
+    _BOARD_SQL = """
+        WITH members AS (
+            SELECT white_id AS user_id FROM matches WHERE guild_id = :g
+            UNION SELECT black_id FROM matches WHERE guild_id = :g
+            UNION SELECT user_id FROM ledger WHERE guild_id = :g
+        ),
+        wins AS (
+            SELECT winner_id AS user_id, COUNT(*) AS n FROM matches
+            WHERE guild_id = :g AND status = 'finished' AND winner_id IS NOT NULL
+            GROUP BY winner_id
+        ),
+        played AS (
+            SELECT user_id, COUNT(*) AS n FROM (
+                SELECT white_id AS user_id FROM matches WHERE guild_id = :g AND status = 'finished'
+                UNION ALL
+                SELECT black_id FROM matches WHERE guild_id = :g AND status = 'finished')
+            GROUP BY user_id
+        ),
+        money AS (
+            SELECT user_id, SUM(amount) AS n FROM ledger WHERE guild_id = :g GROUP BY user_id
+        )
+        SELECT m.user_id, COALESCE(u.name, CAST(m.user_id AS TEXT)),
+               COALESCE(r.rating, 1500.0), COALESCE(r.experience, 0),
+               COALESCE(w.n, 0), COALESCE(p.n, 0), COALESCE(mo.n, 0)
+        FROM members m
+        LEFT JOIN users u ON u.id = m.user_id
+        LEFT JOIN ratings r ON r.guild_id = :g AND r.user_id = m.user_id
+        LEFT JOIN wins w ON w.user_id = m.user_id
+        LEFT JOIN played p ON p.user_id = m.user_id
+        LEFT JOIN money mo ON mo.user_id = m.user_id
+    """
+    _ORDERS = {
+        "rating": "ORDER BY (COALESCE(r.experience, 0) >= :min_exp) DESC, "
+                  "COALESCE(r.rating, 1500.0) DESC, m.user_id",
+        "money": "ORDER BY COALESCE(mo.n, 0) DESC, m.user_id",
+        "wins": "ORDER BY COALESCE(w.n, 0) DESC, COALESCE(p.n, 0) ASC, m.user_id",
+    }
+
+    async def leaderboard(self, guild_id: int, order: str, limit: int, offset: int,
+                          min_experience: int = 0) -> list[dict[str, Any]]:
+        if order not in self._ORDERS:
+            raise ValueError(f"unknown leaderboard order {order!r}")
+        rows = await self._all(
+            self._BOARD_SQL + self._ORDERS[order] + " LIMIT :limit OFFSET :offset",
+            {"g": guild_id, "limit": limit, "offset": offset, "min_exp": min_experience})  # type: ignore[arg-type]
+        return [
+            {"rank": offset + i + 1, "user_id": r[0], "name": r[1], "rating": float(r[2]),
+             "experience": int(r[3]), "wins": int(r[4]), "played": int(r[5]),
+             "balance": int(r[6])}
+            for i, r in enumerate(rows)
+        ]
+
+    async def leaderboard_count(self, guild_id: int, order: str) -> int:
+        row = await self._one(f"SELECT COUNT(*) FROM ({self._BOARD_SQL})",
+                              {"g": guild_id})  # type: ignore[arg-type]
+        return int(row[0]) if row else 0
+
+    async def user_stats(self, guild_id: int, user_id: int) -> dict[str, Any]:
+        games = await self._all(
+            "SELECT g.winner_id, g.result, m.white_id, m.black_id FROM games g "
+            "JOIN matches m ON m.id = g.match_id WHERE m.guild_id = ? AND g.status = 'finished' "
+            "AND (m.white_id = ? OR m.black_id = ?)", (guild_id, user_id, user_id))
+        stats: dict[str, Any] = {
+            "games": 0, "games_won": 0, "gammons_won": 0, "backgammons_won": 0,
+            "gammons_lost": 0, "backgammons_lost": 0, "doubles": 0, "takes": 0, "drops": 0,
+        }
+        for winner, result_json, _white, _black in games:
+            stats["games"] += 1
+            result = json.loads(result_json) if result_json else {}
+            kind = result.get("kind", "single")
+            won = winner == user_id
+            stats["games_won"] += int(won)
+            if kind in ("gammon", "backgammon"):
+                key = f"{kind}s_{'won' if won else 'lost'}"
+                stats[key] += 1
+        matches = await self._all(
+            "SELECT winner_id, white_id, black_id FROM matches WHERE guild_id = ? "
+            "AND status = 'finished' AND (white_id = ? OR black_id = ?)",
+            (guild_id, user_id, user_id))
+        stats["matches"] = len(matches)
+        stats["matches_won"] = sum(1 for m in matches if m[0] == user_id)
+        cube = await self._all(
+            "SELECT e.kind, COUNT(*) FROM events e JOIN games g ON g.id = e.game_id "
+            "JOIN matches m ON m.id = g.match_id WHERE m.guild_id = ? AND e.actor_id = ? "
+            "AND e.kind IN ('double', 'take', 'drop', 'beaver') GROUP BY e.kind",
+            (guild_id, user_id))
+        for kind, count in cube:
+            key = {"double": "doubles", "take": "takes", "drop": "drops",
+                   "beaver": "beavers"}[kind]
+            stats[key] = int(count)
+        opponents: dict[int, list[int]] = {}
+        for winner, white, black in matches:
+            opp = black if white == user_id else white
+            rec = opponents.setdefault(opp, [0, 0])
+            rec[0 if winner == user_id else 1] += 1
+        stats["head_to_head"] = opponents
+        stats["balance"] = await self.balance(guild_id, user_id)
+        stats["rating"] = (await self.rating(guild_id, user_id)).rating
+        stats["rating_history"] = await self.rating_history(guild_id, user_id)
+        return stats
+
+
+class SqliteStorage:
+    """The SQLite database of one bot process."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(self.path, isolation_level=None, timeout=30.0)
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = FULL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 30000")
+        self._db = db
+        await self._migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("storage is not open")
+        return self._db
+
+    async def schema_version(self) -> int:
+        async with self.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+        ) as cur:
+            if await cur.fetchone() is None:
+                return 0
+        async with self.db.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def _migrate(self) -> None:
+        async with self._lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                await db.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version ("
+                    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+                await db.execute("COMMIT")
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            for version, name, sql in migrations():
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    async with db.execute(
+                            "SELECT 1 FROM schema_version WHERE version = ?", (version,)) as cur:
+                        done = await cur.fetchone() is not None
+                    if not done:
+                        for statement in _split_sql(sql):
+                            await db.execute(statement)
+                        await db.execute(
+                            "INSERT INTO schema_version (version, name, applied_at) "
+                            "VALUES (?, ?, ?)", (version, name, now()))
+                    await db.execute("COMMIT")
+                except BaseException:
+                    await db.execute("ROLLBACK")
+                    raise
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[SqliteTransaction]:
+        async with self._lock:
+            db = self.db
+            await db.execute("BEGIN IMMEDIATE")
+            try:
+                yield SqliteTransaction(db)
+            except BaseException:
+                await db.execute("ROLLBACK")
+                raise
+            else:
+                await db.execute("COMMIT")
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (no semicolons inside our literals)."""
+    lines = [line for line in script.splitlines() if not line.strip().startswith("--")]
+    return [s.strip() for s in "\n".join(lines).split(";") if s.strip()]

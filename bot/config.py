@@ -89,7 +89,7 @@ class TimeoutConfig:
 @dataclass(frozen=True, slots=True)
 class RenderConfig:
     theme: str = "default"
-    """Board theme: 'default' (colour-blind safe) or another name listed by `python -m render --help`."""
+    """Board theme: 'default' (colour-blind safe) or another theme name."""
     board_dir: str = "boards"
     """Console mode writes every board PNG into this folder."""
 
@@ -162,7 +162,7 @@ def _build(cls: Any, data: dict[str, Any], prefix: str) -> Any:
             raise ConfigError(f"unknown key {prefix + '.' if prefix else ''}{key} in {where}; "
                               f"allowed: {allowed}")
     values: dict[str, Any] = {}
-    for name, f in known.items():
+    for name in known:
         if name not in data:
             continue
         tp = hints[name]

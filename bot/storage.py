@@ -23,7 +23,7 @@ from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import aiosqlite
 
@@ -302,7 +302,7 @@ class SqliteTransaction:
         LEFT JOIN played p ON p.user_id = m.user_id
         LEFT JOIN money mo ON mo.user_id = m.user_id
     """
-    _ORDERS = {
+    _ORDERS: ClassVar[dict[str, str]] = {
         "rating": "ORDER BY (COALESCE(r.experience, 0) >= :min_exp) DESC, "
                   "COALESCE(r.rating, 1500.0) DESC, m.user_id",
         "money": "ORDER BY COALESCE(mo.n, 0) DESC, m.user_id",

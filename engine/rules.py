@@ -1,0 +1,284 @@
+"""Rule options: every point where the rule books disagree, as a named option.
+
+The default of every option is the modern tournament rule (001, 002).  The
+other values are the older usages, each cited to the book it comes from:
+
+==========================  ===========  ==============================================
+option (dict key)           default      values and sources
+==========================  ===========  ==============================================
+``cube``                    ``on``       optional doubling with a cube (001 'THE
+                                         DOUBLING TRACK', 002 'DOUBLING', 004
+                                         'OPTIONAL DOUBLING')
+``beavers``                 ``off``      002 'OPTIONAL RULES' Beavers (money play only)
+``jacoby``                  ``off``      002 'OPTIONAL RULES' The Jacoby Rule (money
+                                         play only)
+``automatic_doubles``       ``off``      ties on the opening throw double the stake
+                                         (000 'DOUBLING' and 'ADDITIONAL RULES' 5, 002
+                                         'OPTIONAL RULES', 003 ch.4 I)
+``automatic_doubles_cap``   ``1``        at most this many automatic doubles a game
+                                         ("usually one", 002); ``none`` = no limit
+``max_cube``                ``none``     highest cube value (a power of two), or none
+``crawford``                ``on``       cube dead in the Crawford game of a match
+``scoring``                 ``games``    see :class:`ScoringMethod`
+``backgammon_value``        ``3``        000 'SCORING': "a triple or quadruple game
+                                         (according to agreement)"; 3 or 4
+``opening``                 ``one-die``  see :class:`OpeningMethod`
+``winner_throws_first``     ``off``      003 ch.3 VII (end): the winner of a single
+                                         game throws first in the next game; after a
+                                         gammon or backgammon both throw again
+==========================  ===========  ==============================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any
+
+from engine.errors import RuleOptionError
+
+
+class ScoringMethod(Enum):
+    """How a finished game is scored (before the cube and automatic doubles)."""
+
+    GAMES = "games"
+    """1 / 2 / 3 for single, gammon, backgammon (002, 003 ch.6 I, 004 'SCORING BY GAMES')."""
+    CHECKERS_1 = "checkers-1"
+    """1/2/3/4 per loser's checker by zone, bar 4 (000 'SCORING BY COUNTERS OR MEN',
+    003 ch.6 II Method 1, 004 Option 2); no gammons."""
+    CHECKERS_2 = "checkers-2"
+    """1/2/4/8 per loser's checker by zone (003 ch.6 II Method 2, 004 Option 3); no gammons."""
+    STRANDED = "stranded"
+    """One point per loser's checker not borne off (004 Option 1); no gammons."""
+    COMBINED_1 = "combined-1"
+    """Games score times 2/3/4 for the loser's furthest-back checker in his outer
+    table / the winner's outer table / the winner's inner table or bar
+    (003 ch.6 III System 1)."""
+    COMBINED_2 = "combined-2"
+    """One point per checker not borne off, doubled for a gammon, tripled for a
+    backgammon (003 ch.6 III System 2, 004 'SCORING BY STRANDED MEN AND GAMES COMBINED')."""
+    COMBINED_CHECKERS_1 = "combined-checkers-1"
+    """004 Option 2 with the gammon/backgammon multiplier ('Other combinations')."""
+    COMBINED_CHECKERS_2 = "combined-checkers-2"
+    """004 Option 3 with the gammon/backgammon multiplier ('Other combinations')."""
+
+    @property
+    def counts_checkers(self) -> bool:
+        """True when the score depends on where the loser's checkers stand."""
+        return self is not ScoringMethod.GAMES
+
+
+class OpeningMethod(Enum):
+    """How the first move of a game is decided."""
+
+    ONE_DIE = "one-die"
+    """One die each; the higher plays both dice as his first move (001, 002,
+    000 'ADDITIONAL RULES' 4a, 003 ch.3 III 1)."""
+    ONE_DIE_RETHROW = "one-die-rethrow"
+    """One die each; the higher throws again and plays his own throw
+    (003 ch.3 III 1, 'Exception')."""
+    TWO_DICE_CHOICE = "two-dice-choice"
+    """Two dice each; the higher total may play that throw or throw again
+    (000 'ADDITIONAL RULES' 4b, 003 ch.3 III 2)."""
+    TWO_DICE_RETHROW = "two-dice-rethrow"
+    """Two dice each; the higher total throws again for his first move
+    (004 'HOW TO MOVE' start of game; 003 ch.12)."""
+
+    @property
+    def dice_each(self) -> int:
+        return 1 if self in (OpeningMethod.ONE_DIE, OpeningMethod.ONE_DIE_RETHROW) else 2
+
+
+_DESCRIPTIONS: dict[ScoringMethod | OpeningMethod, str] = {
+    ScoringMethod.GAMES: "by games: single 1, gammon 2, backgammon {bg}",
+    ScoringMethod.CHECKERS_1: "by checkers (1/2/3/4 points a checker by table, bar 4)",
+    ScoringMethod.CHECKERS_2: "by checkers (1/2/4/8 points a checker by table, bar 8)",
+    ScoringMethod.STRANDED: "one point for each checker the loser has not borne off",
+    ScoringMethod.COMBINED_1: (
+        "by games, times 2/3/4 when the loser still has a checker in his outer table / "
+        "the winner's outer table / the winner's home board or the bar"
+    ),
+    ScoringMethod.COMBINED_2: (
+        "one point a checker not borne off, doubled for a gammon, times {bg} for a backgammon"
+    ),
+    ScoringMethod.COMBINED_CHECKERS_1: (
+        "1/2/3/4 points a checker by table, doubled for a gammon, times {bg} for a backgammon"
+    ),
+    ScoringMethod.COMBINED_CHECKERS_2: (
+        "1/2/4/8 points a checker by table, doubled for a gammon, times {bg} for a backgammon"
+    ),
+    OpeningMethod.ONE_DIE: "one die each; the higher die plays both dice",
+    OpeningMethod.ONE_DIE_RETHROW: "one die each; the higher die throws again for the first move",
+    OpeningMethod.TWO_DICE_CHOICE: (
+        "two dice each; the higher total plays that throw or throws again"
+    ),
+    OpeningMethod.TWO_DICE_RETHROW: "two dice each; the higher total throws again",
+}
+
+_TRUE = {"on", "yes", "true", "1", "y"}
+_FALSE = {"off", "no", "false", "0", "n"}
+_NONE = {"none", "no limit", "unlimited", "off", "-"}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOptions:
+    """The agreed rules of a game, match or money session (immutable)."""
+
+    cube: bool = True
+    beavers: bool = False
+    jacoby: bool = False
+    automatic_doubles: bool = False
+    automatic_doubles_cap: int | None = 1
+    max_cube: int | None = None
+    crawford: bool = True
+    scoring: ScoringMethod = ScoringMethod.GAMES
+    backgammon_value: int = 3
+    opening: OpeningMethod = OpeningMethod.ONE_DIE
+    winner_throws_first: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("cube", "beavers", "jacoby", "automatic_doubles", "crawford",
+                     "winner_throws_first"):
+            if not isinstance(getattr(self, name), bool):
+                raise RuleOptionError(f"Rule option '{name}' must be on or off.")
+        if not isinstance(self.scoring, ScoringMethod):
+            raise RuleOptionError(_enum_message("scoring", ScoringMethod))
+        if not isinstance(self.opening, OpeningMethod):
+            raise RuleOptionError(_enum_message("opening", OpeningMethod))
+        cap = self.automatic_doubles_cap
+        if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
+            raise RuleOptionError(
+                "Rule option 'automatic_doubles_cap' must be a whole number from 1 up, or none."
+            )
+        top = self.max_cube
+        if top is not None and (
+            not isinstance(top, int) or isinstance(top, bool) or top < 2 or top & (top - 1)
+        ):
+            raise RuleOptionError(
+                "Rule option 'max_cube' must be a power of two from 2 up (2, 4, 8, 16, 32, 64...),"
+                " or none."
+            )
+        if self.backgammon_value not in (3, 4):
+            raise RuleOptionError("Rule option 'backgammon_value' must be 3 or 4.")
+        if self.beavers and not self.cube:
+            raise RuleOptionError("Rule option 'beavers' needs the cube: set cube to on.")
+        if self.jacoby and not self.cube:
+            raise RuleOptionError("Rule option 'jacoby' needs the cube: set cube to on.")
+
+    # -- plain-dict form (bot configuration, /challenge options, storage) ----
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> RuleOptions:
+        """Parse named options; unknown names or bad values raise :class:`RuleOptionError`.
+
+        Keys are the field names (``-`` and spaces may stand for ``_``); values
+        may be Python values or the strings a user types (``on``/``off``,
+        ``none``, numbers, the enum values such as ``checkers-1``).
+        """
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for raw_key, raw in options.items():
+            key = str(raw_key).strip().lower().replace("-", "_").replace(" ", "_")
+            if key not in known:
+                raise RuleOptionError(
+                    f"Unknown rule option '{raw_key}'. Known options: {', '.join(sorted(known))}."
+                )
+            values[key] = _parse_value(key, raw)
+        return cls(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form; ``RuleOptions.from_dict(r.to_dict()) == r``."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, Enum) else value
+        return out
+
+    def replace(self, **changes: Any) -> RuleOptions:
+        """A copy with some options changed (values as in :meth:`from_dict`)."""
+        parsed = RuleOptions.from_dict(changes)
+        return replace(self, **{k: getattr(parsed, k) for k in _normalised_keys(changes)})
+
+    # -- descriptions ---------------------------------------------------------
+
+    def describe(self) -> list[str]:
+        """One line per option, for the /rules command."""
+        bg = str(self.backgammon_value)
+        lines = []
+        if self.cube:
+            cube = "doubling cube: on"
+            if self.max_cube:
+                cube += f" (up to {self.max_cube})"
+            lines.append(cube)
+            lines.append(f"beavers: {'on' if self.beavers else 'off'}")
+            lines.append(
+                f"Jacoby rule (money play): {'on' if self.jacoby else 'off'}"
+            )
+            lines.append(f"Crawford rule (matches): {'on' if self.crawford else 'off'}")
+        else:
+            lines.append("doubling cube: off")
+        if self.automatic_doubles:
+            cap = self.automatic_doubles_cap
+            limit = "no limit" if cap is None else f"at most {cap} a game"
+            lines.append(f"automatic doubles on opening ties: on ({limit})")
+        else:
+            lines.append("automatic doubles on opening ties: off")
+        lines.append("scoring: " + _DESCRIPTIONS[self.scoring].format(bg=bg))
+        if self.scoring is ScoringMethod.GAMES and self.backgammon_value != 3:
+            lines.append(f"a backgammon counts {bg} times the stake")
+        lines.append("opening throw: " + _DESCRIPTIONS[self.opening])
+        lines.append(
+            "next game: "
+            + ("the winner of a single game throws first; after a gammon both throw again"
+               if self.winner_throws_first else "both throw for the first move")
+        )
+        return lines
+
+
+DEFAULT_RULES = RuleOptions()
+
+
+def _normalised_keys(options: Mapping[str, Any]) -> list[str]:
+    return [str(k).strip().lower().replace("-", "_").replace(" ", "_") for k in options]
+
+
+def _enum_message(name: str, enum: type[Enum]) -> str:
+    allowed = ", ".join(str(m.value) for m in enum)
+    return f"Rule option '{name}' must be one of: {allowed}."
+
+
+def _parse_value(key: str, raw: Any) -> Any:
+    text = str(raw).strip().lower() if raw is not None else "none"
+    if key in ("cube", "beavers", "jacoby", "automatic_doubles", "crawford",
+               "winner_throws_first"):
+        if isinstance(raw, bool):
+            return raw
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise RuleOptionError(f"Rule option '{key}' must be on or off, not '{raw}'.")
+    if key in ("automatic_doubles_cap", "max_cube"):
+        if raw is None or text in _NONE:
+            return None
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        if text.isdigit():
+            return int(text)
+        what = ("a whole number from 1 up" if key == "automatic_doubles_cap"
+                else "a power of two from 2 up")
+        raise RuleOptionError(f"Rule option '{key}' must be {what}, or none; not '{raw}'.")
+    if key == "backgammon_value":
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        if text.isdigit():
+            return int(text)
+        raise RuleOptionError(f"Rule option 'backgammon_value' must be 3 or 4, not '{raw}'.")
+    enum: type[Enum] = ScoringMethod if key == "scoring" else OpeningMethod
+    if isinstance(raw, enum):
+        return raw
+    for member in enum:
+        if text in (str(member.value), member.name.lower()):
+            return member
+    raise RuleOptionError(_enum_message(key, enum) + f" Not '{raw}'.")

@@ -12,8 +12,21 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_example_config_loads_and_matches_defaults() -> None:
+    from dataclasses import replace
+
+    from engine.rules import RuleOptions
+
     config = load_config(ROOT / "config.example.toml")
-    assert config == Config()
+    # The example spells out every rule option with its default value.
+    assert RuleOptions.from_dict(config.game.rules) == RuleOptions()
+    assert set(config.game.rules) == set(RuleOptions().to_dict())
+    assert replace(config, game=replace(config.game, rules={})) == Config()
+
+
+def test_bad_rule_option_is_reported_with_its_name() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config("[game.rules]\nscoring = 'golf'\n")
+    assert str(info.value).startswith("game.rules: Rule option 'scoring' must be one of")
 
 
 def test_values_are_typed() -> None:

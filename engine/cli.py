@@ -1,0 +1,220 @@
+"""The engine's command-line tool (``python -m engine``).
+
+Commands::
+
+    python -m engine plays POSITION_ID DICE [--variant NAME]
+    python -m engine plays - [--variant NAME]      # "POSITION_ID DICE" lines on stdin
+    python -m engine show POSITION_ID [MATCH_ID]   # or show POSITION_ID:MATCH_ID
+
+``plays`` prints every distinct legal play, one per line: the play in the
+project's notation, a TAB, and the GNU Backgammon Position ID of the
+resulting position *with the same player still on roll* (not swapped).  The
+player on roll is the one the Position ID is written for.  A roll that cannot
+be played prints nothing.  With ``-`` every input line is one case and each
+case's plays are followed by one empty line; blank input lines are skipped; a
+bad line prints its error on stderr (with its line number), an empty block on
+stdout, and the run goes on.
+
+Exit status: 0 on success, 2 for bad input (one line on stderr, never a
+traceback; with ``-``, 2 at the end if any line was bad).
+
+This is the only module of the engine that does I/O.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import NoReturn, TextIO
+
+from engine.dice import Dice
+from engine.errors import BackgammonError
+from engine.gnubgid import decode_match_id, decode_position_id, encode_position_id
+from engine.move import Play
+from engine.movegen import legal_plays
+from engine.player import Player
+from engine.position import Position
+from engine.textboard import text_board
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+
+ON_ROLL = Player.WHITE
+"""The colour given to the player on roll of a bare Position ID (any would do)."""
+
+# -- variants ------------------------------------------------------------------
+
+PlayGenerator = Callable[[Position, Player, Dice], list[Play]]
+"""Every distinct legal play of one throw (the empty play alone if none)."""
+
+
+def _standard_plays(position: Position, player: Player, dice: Dice) -> list[Play]:
+    return legal_plays(position, player, dice.first, dice.second)
+
+
+PLAY_GENERATORS: dict[str, PlayGenerator] = {"standard": _standard_plays}
+"""The variants ``plays --variant`` knows, by lower-case name.
+
+This is the hook for variants: add ``PLAY_GENERATORS["russian"] = fn`` (for
+instance a function that asks :func:`engine.variant.get_variant` for the
+variant's first stage of the throw and its legal plays).  Nothing else in
+this module needs to change.  Note that a Position ID cannot hold checkers
+that have not entered yet, so variants starting from an empty board can only
+be queried once every checker has entered.
+"""
+
+
+def play_generator(name: str) -> PlayGenerator:
+    """The generator registered for variant ``name`` (case-insensitive)."""
+    key = name.strip().lower()
+    try:
+        return PLAY_GENERATORS[key]
+    except KeyError:
+        known = ", ".join(sorted(PLAY_GENERATORS))
+        raise BackgammonError(
+            f"the variant {name!r} is not available here; choose one of: {known}"
+        ) from None
+
+
+# -- notation ------------------------------------------------------------------
+
+
+def _fallback_format(play: Play) -> str:
+    return " ".join(str(m) for m in play.moves)
+
+
+def _load_formatter() -> Callable[[Play], str]:
+    """``engine.notation.format_play`` if present, else moves joined by spaces."""
+    try:
+        from engine import notation
+    except ImportError:
+        return _fallback_format
+    formatter = getattr(notation, "format_play", None)
+    return formatter if callable(formatter) else _fallback_format
+
+
+# -- the commands --------------------------------------------------------------
+
+
+def plays_lines(position_id: str, dice_text: str, generator: PlayGenerator,
+                formatter: Callable[[Play], str]) -> list[str]:
+    """The output lines of one ``plays`` case (raises BackgammonError on bad input)."""
+    position = decode_position_id(position_id, ON_ROLL)
+    dice = Dice.parse(dice_text)
+    lines = []
+    for play in generator(position, ON_ROLL, dice):
+        if not play.moves:
+            continue
+        lines.append(f"{formatter(play)}\t{encode_position_id(play.position, ON_ROLL)}")
+    return lines
+
+
+def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGenerator,
+               formatter: Callable[[Play], str]) -> int:
+    status = EXIT_OK
+    chunks: list[str] = []
+    for number, raw in enumerate(lines, 1):
+        fields = raw.split()
+        if not fields:
+            continue
+        try:
+            if len(fields) != 2:
+                raise BackgammonError(
+                    f"expected 'POSITION_ID DICE', got {len(fields)} field(s)"
+                )
+            chunks.extend(line + "\n" for line in plays_lines(fields[0], fields[1],
+                                                                generator, formatter))
+        except (BackgammonError, ValueError) as exc:
+            err.write(f"line {number}: {exc}\n")
+            status = EXIT_BAD_INPUT
+        chunks.append("\n")
+        if len(chunks) > 4096:
+            out.write("".join(chunks))
+            chunks.clear()
+    out.write("".join(chunks))
+    return status
+
+
+def _cmd_plays(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    generator = play_generator(args.variant)
+    formatter = _load_formatter()
+    if args.position_id == "-":
+        if args.dice is not None:
+            raise BackgammonError("with '-' the cases come from stdin; give no DICE argument")
+        return _run_stdin(stdin, out, err, generator, formatter)
+    if args.dice is None:
+        raise BackgammonError("give the dice after the Position ID, like: plays 4HPwATDgc/ABMA 31")
+    for line in plays_lines(args.position_id, args.dice, generator, formatter):
+        out.write(line + "\n")
+    return EXIT_OK
+
+
+def _cmd_show(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+    position_id: str = args.position_id
+    match_id: str | None = args.match_id
+    if ":" in position_id:
+        if match_id is not None:
+            raise BackgammonError("give the Match ID either after a colon or as a second "
+                                  "argument, not both")
+        position_id, _, match_id = position_id.partition(":")
+    if match_id:
+        match = decode_match_id(match_id)
+        position = decode_position_id(position_id, match.on_roll)
+        out.write(text_board(position, match.on_roll, match=match, show_ids=True))
+    else:
+        position = decode_position_id(position_id, ON_ROLL)
+        out.write(text_board(position, ON_ROLL, show_ids=True))
+    return EXIT_OK
+
+
+# -- argument parsing ----------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line on stderr and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sys.stderr.write(f"{self.prog}: {message} (try --help)\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m engine",
+                     description="Backgammon engine tools: legal plays and boards.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    plays = sub.add_parser(
+        "plays", help="list every legal play of a roll",
+        description="Print each distinct legal play: notation, TAB, Position ID after the "
+                    "play (same player on roll). Use '-' to read 'POSITION_ID DICE' lines "
+                    "from stdin; each case is followed by an empty line.")
+    plays.add_argument("position_id", metavar="POSITION_ID",
+                       help="GNU Backgammon Position ID, or '-' for stdin")
+    plays.add_argument("dice", metavar="DICE", nargs="?", help="the roll, like 31 or 3-1")
+    plays.add_argument("--variant", default="standard",
+                       help=f"rule variant (available: {', '.join(sorted(PLAY_GENERATORS))})")
+    plays.set_defaults(func=_cmd_plays)
+    show = sub.add_parser("show", help="draw a position as text",
+                          description="Draw the position (and match state) as a text board.")
+    show.add_argument("position_id", metavar="POSITION_ID",
+                      help="GNU Backgammon Position ID (or POSITION_ID:MATCH_ID)")
+    show.add_argument("match_id", metavar="MATCH_ID", nargs="?", help="GNU Backgammon Match ID")
+    show.set_defaults(func=_cmd_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the tool; returns the exit status."""
+    stdin = stdin if stdin is not None else sys.stdin
+    out = stdout if stdout is not None else sys.stdout
+    err = stderr if stderr is not None else sys.stderr
+    args = build_parser().parse_args(argv)
+    func: Callable[[argparse.Namespace, TextIO, TextIO, TextIO], int] = args.func
+    try:
+        return func(args, stdin, out, err)
+    except (BackgammonError, ValueError) as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return EXIT_OK

@@ -1,0 +1,179 @@
+"""What a board picture shows: a plain, immutable value built from engine values.
+
+:class:`BoardView` is the renderer's only input.  The game service builds one
+from its game state; nothing here knows about games, matches or Discord.
+
+All point numbers inside a view are engine numbers: each player's checkers and
+moves are in that player's own numbering (see :mod:`engine.position`).  How
+one player's numbering maps onto the other's is the view's ``geometry``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from engine.move import Move
+from engine.player import Player
+from engine.position import Position
+
+Geometry = tuple[int, ...]
+"""``geometry[i]`` is the opponent's number of a player's point ``i`` (1..24);
+entry 0 is unused (0).  The same mapping applies from either player's side."""
+
+STANDARD: Geometry = tuple(25 - i if 1 <= i <= 24 else 0 for i in range(25))
+"""Standard backgammon: the players travel in opposite directions."""
+
+SAME_DIRECTION: Geometry = tuple(range(25))
+"""Russian backgammon and similar: both players travel the same way to the same home."""
+
+
+def inverse(geometry: Geometry) -> Geometry:
+    """The mapping back: ``inverse(g)[g[i]] == i``."""
+    out = [0] * 25
+    for i in range(1, 25):
+        out[geometry[i]] = i
+    return tuple(out)
+
+
+class StakeState(Enum):
+    """A chouette partner's stake in the current game."""
+
+    IN = "in"
+    DROPPED = "dropped"
+    OWNS_CUBE = "owns cube"
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+
+class ResultKind(Enum):
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """Name and the figures shown next to it.  ``pips`` ``None`` = computed."""
+
+    name: str
+    pips: int | None = None
+    score: int | None = None
+    note: str = ""
+    """A short tag shown after the name (e.g. "box", "captain")."""
+
+
+@dataclass(frozen=True, slots=True)
+class CubeView:
+    """The doubling cube.
+
+    ``value`` is the cube's current value (automatic doubles included).
+    ``owner`` ``None`` means centred.  During a pending double, ``offered_to``
+    is the player who must take or pass and ``value`` is still the value before
+    the double: the picture shows the offered cube at ``2 * value`` in front
+    of that player.
+    """
+
+    value: int = 1
+    owner: Player | None = None
+    offered_to: Player | None = None
+
+    @property
+    def shown_value(self) -> int:
+        return self.value * 2 if self.offered_to is not None else self.value
+
+
+@dataclass(frozen=True, slots=True)
+class MatchInfo:
+    length: int
+    crawford: bool = False
+    """True during the Crawford game."""
+    post_crawford: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MoneyInfo:
+    stake: str
+    """Stake per point, already formatted (e.g. "5 chips")."""
+    game_value: int | None = None
+    """Points the game is worth now; ``None`` = the cube's value."""
+
+
+@dataclass(frozen=True, slots=True)
+class LastPlay:
+    """The play just made, in the mover's own numbering (``Move.hit`` marks hits)."""
+
+    player: Player
+    moves: tuple[Move, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Partner:
+    name: str
+    state: StakeState = StakeState.IN
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteView:
+    """A chouette table: ``box`` plays one colour against the captain."""
+
+    box: Player
+    partners: tuple[Partner, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameOverView:
+    winner: Player
+    kind: ResultKind
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardView:
+    """Everything one board picture shows.
+
+    ``viewer`` is the player whose numbering labels the points and who sits at
+    the bottom; ``None`` means the player on roll (``turn``), or white.
+    ``dice`` are the roll of the player on roll (``turn``); ``dice_used``
+    flags each die shown (four for doubles) that is already played.
+    ``opening`` holds both opening dice as ``(white's, black's)``.
+    ``directions`` ``None`` shows direction arrows for variants only.
+    """
+
+    position: Position
+    geometry: Geometry = STANDARD
+    viewer: Player | None = None
+    turn: Player | None = None
+    players: tuple[PlayerInfo, PlayerInfo] = (PlayerInfo("White"), PlayerInfo("Black"))
+    cube: CubeView | None = field(default_factory=CubeView)
+    dice: tuple[int, int] | None = None
+    dice_used: tuple[bool, ...] = ()
+    opening: tuple[int, int] | None = None
+    match: MatchInfo | None = None
+    money: MoneyInfo | None = None
+    last_play: LastPlay | None = None
+    chouette: ChouetteView | None = None
+    variant: str = ""
+    directions: bool | None = None
+    game_over: GameOverView | None = None
+
+    @property
+    def bottom(self) -> Player:
+        """The player seen at the bottom (whose numbering labels the points)."""
+        if self.viewer is not None:
+            return self.viewer
+        return self.turn if self.turn is not None else Player.WHITE
+
+    def pips(self, player: Player) -> int:
+        info = self.players[player]
+        return info.pips if info.pips is not None else self.position.pip_count(player)
+
+    @property
+    def show_directions(self) -> bool:
+        return bool(self.variant) if self.directions is None else self.directions
+
+    @property
+    def directions_differ(self) -> bool:
+        return self.geometry[1] != 1

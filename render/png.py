@@ -277,24 +277,12 @@ def _draw_stack(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, st: Stac
         _text(d, (x, y), str(st.count), f, theme.checkers[st.owner].text, "mm")
 
 
-def _status(view: BoardView, player: Player) -> str:
-    if view.game_over is not None:
-        return "wins" if view.game_over.winner == player else ""
-    if view.cube is not None and view.cube.offered_to is not None:
-        return "to take or pass" if view.cube.offered_to == player else "doubles"
-    if view.turn == player:
-        if view.opening is not None:
-            return "starts"
-        return "to play" if view.dice is not None else "on roll"
-    return ""
-
-
 def _panel(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardView,
            lay: Layout, rect: Rect, player: Player) -> None:
     fr = lay.frame
     u = fr.unit
     x0, y0, x1, y1 = rect
-    status = _status(view, player)
+    status = view.status(player)
     sprite = panel_sprite(theme, x1 - x0, y1 - y0, bool(status))
     img.paste(sprite, (x0, y0), sprite)
     cy = (y0 + y1) // 2
@@ -329,32 +317,6 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardVi
     _text(d, (x, cy), text, nf, theme.panel_text)
     x += round(nf.getlength(text) + u * 0.3)
     _text(d, (x, cy + round(u * 0.03)), pips, pf, theme.panel_muted)
-
-
-def _title(view: BoardView) -> str:
-    parts: list[str] = []
-    if view.variant:
-        parts.append(view.variant)
-    if view.chouette is not None:
-        parts.append("Chouette")
-    if view.match is not None:
-        m = view.match
-        if m.length > 0:
-            parts.append(f"Match to {m.length}")
-        else:
-            parts.append("Unlimited session")
-        if m.crawford:
-            parts.append("Crawford game")
-        elif m.post_crawford:
-            parts.append("post-Crawford")
-    if view.money is not None:
-        parts.append(f"Money game · stake {view.money.stake}")
-        value = view.money.game_value
-        if value is None and view.cube is not None:
-            value = view.cube.value
-        if value is not None:
-            parts.append(f"game worth {value}")
-    return "  ·  ".join(parts)
 
 
 def _chouette(d: ImageDraw.ImageDraw, theme: Theme, view: BoardView, fr: Frame) -> None:
@@ -406,8 +368,7 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardV
     img.paste(Image.blend(region, shade, 0.82), rect[:2])
     d.rectangle(rect, outline=theme.highlight, width=max(2, round(u * 0.06)))
     name = view.players[go.winner].name
-    kind = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
-            ResultKind.BACKGAMMON: "a backgammon"}[go.kind]
+    kind = go.kind.phrase
     pts = f"{go.points} point{'s' if go.points != 1 else ''}"
     w = rect[2] - rect[0] - round(u * 0.6)
     line1, f1 = _fit(f"{name} wins {kind}", round(u * 0.6), True, w)
@@ -430,7 +391,7 @@ def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
     img = background(th, size, view.chouette is not None).copy()
     d = ImageDraw.Draw(img)
 
-    title = _title(view)
+    title = view.title()
     if title:
         t, tf = _fit(title, round(u * 0.36), False, fr.title[2] - fr.title[0])
         _text(d, ((fr.title[0] + fr.title[2]) / 2, (fr.title[1] + fr.title[3]) / 2), t, tf,

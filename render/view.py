@@ -53,6 +53,11 @@ class ResultKind(Enum):
     GAMMON = "gammon"
     BACKGAMMON = "backgammon"
 
+    @property
+    def phrase(self) -> str:
+        """"a single game", "a gammon", "a backgammon"."""
+        return "a single game" if self is ResultKind.SINGLE else f"a {self.value}"
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerInfo:
@@ -177,3 +182,38 @@ class BoardView:
     @property
     def directions_differ(self) -> bool:
         return self.geometry[1] != 1
+
+    def status(self, player: Player) -> str:
+        """What ``player`` is doing now, for his name panel ("" for nothing)."""
+        if self.game_over is not None:
+            return "wins" if self.game_over.winner == player else ""
+        if self.cube is not None and self.cube.offered_to is not None:
+            return "to take or pass" if self.cube.offered_to == player else "doubles"
+        if self.turn == player:
+            if self.opening is not None:
+                return "starts"
+            return "to play" if self.dice is not None else "on roll"
+        return ""
+
+    def title(self) -> str:
+        """The line above the board: variant, chouette, match or money terms."""
+        parts: list[str] = []
+        if self.variant:
+            parts.append(self.variant)
+        if self.chouette is not None:
+            parts.append("Chouette")
+        if self.match is not None:
+            m = self.match
+            parts.append(f"Match to {m.length}" if m.length > 0 else "Unlimited session")
+            if m.crawford:
+                parts.append("Crawford game")
+            elif m.post_crawford:
+                parts.append("post-Crawford")
+        if self.money is not None:
+            parts.append(f"Money game · stake {self.money.stake}")
+            value = self.money.game_value
+            if value is None and self.cube is not None:
+                value = self.cube.value
+            if value is not None:
+                parts.append(f"game worth {value}")
+        return "  ·  ".join(parts)

@@ -100,8 +100,8 @@ class MatchInfo:
 
 @dataclass(frozen=True, slots=True)
 class MoneyInfo:
-    stake: str
-    """Stake per point, already formatted (e.g. "5 chips")."""
+    stake: str = ""
+    """Stake per point, already formatted (e.g. "5 chips"); "" = not shown."""
     game_value: int | None = None
     """Points the game is worth now; ``None`` = the cube's value."""
 
@@ -210,7 +210,8 @@ class BoardView:
             elif m.post_crawford:
                 parts.append("post-Crawford")
         if self.money is not None:
-            parts.append(f"Money game · stake {self.money.stake}")
+            parts.append("Money game" + (f" · stake {self.money.stake}"
+                                         if self.money.stake else ""))
             value = self.money.game_value
             if value is None and self.cube is not None:
                 value = self.cube.value

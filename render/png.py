@@ -25,6 +25,12 @@ SS = 4
 
 PNG_COMPRESS_LEVEL = 3
 
+RING_RADIUS = 0.6
+RING_WIDTH = 0.15
+"""Last-play rings over a checker: the band from ``RING_RADIUS - RING_WIDTH``
+to ``RING_RADIUS`` of the checker's radius (a checker's own colour shows from
+0.75 to 0.9 of it)."""
+
 Font = ImageFont.FreeTypeFont
 
 
@@ -93,8 +99,8 @@ def ring_sprite(colour: RGB, edge: RGB, radius: int, dashed: bool) -> Image.Imag
             start = k * 30
             d.arc((c - r, c - r, c + r, c + r), start, start + 17, fill=(*colour, 255), width=w)
     else:
-        r = radius * SS * 0.66
-        w = round(radius * SS * 0.16)
+        r = radius * SS * RING_RADIUS
+        w = round(radius * SS * RING_WIDTH)
         d.ellipse((c - r - SS, c - r - SS, c + r + SS, c + r + SS), outline=(*edge, 200),
                   width=w + 2 * SS)
         d.ellipse((c - r, c - r, c + r, c + r), outline=(*colour, 255), width=w)

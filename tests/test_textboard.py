@@ -56,7 +56,7 @@ def test_tall_stacks_show_their_size() -> None:
     position = Position.from_sides(make_side({6: 12, 5: 3}), make_side({24: 2}, off=13))
     lines = _board_part(text_board(position, Player.WHITE))
     assert lines[7] == " |                  |   |12                |"
-    assert lines[11] == " |                  |   | X  X             |"
+    assert lines[11] == " |                  |   | X  X           O |"
 
 
 def test_bar_and_borne_off() -> None:

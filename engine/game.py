@@ -149,6 +149,8 @@ class Game:
     """The Crawford game of a match: the cube is dead."""
     first_player: Player | None = None
     """Set up so that this player throws first without an opening throw (003 ch.3 VII)."""
+    start: Position | None = None
+    """The set-up position the game started from, if not the variant's."""
     automatic_doubles: int = 0
     throws: tuple[Dice, ...] = ()
     """Every throw of the current turn (extra throws append), the current one last."""
@@ -175,16 +177,22 @@ class Game:
     @classmethod
     def new(cls, variant: Variant | type[Variant] | str = StandardBackgammon,
             rules: RuleOptions = DEFAULT_RULES, *, money: bool = True, crawford: bool = False,
-            first_player: Player | None = None) -> Game:
-        """A new game.  ``first_player`` skips the opening throw (003 ch.3 VII)."""
+            first_player: Player | None = None, position: Position | None = None) -> Game:
+        """A new game.
+
+        ``first_player`` skips the opening throw: that player is on roll
+        (003 ch.3 VII, end).  ``position`` starts from a set-up position
+        instead of the variant's (analysis, problems, tests).
+        """
         v = _as_variant(variant)
         if not money and rules.jacoby:
             raise RuleOptionError("The Jacoby rule applies to money play only, not to matches.")
         if not money and rules.beavers:
             raise RuleOptionError("Beavers are a money-play rule; they are not used in matches.")
-        game = cls(variant=v, rules=rules, position=v.initial_position(), phase=Phase.OPENING,
+        start = v.initial_position() if position is None else position
+        game = cls(variant=v, rules=rules, position=start, phase=Phase.OPENING,
                    cube=Cube(max_value=rules.max_cube), money=money, crawford=crawford,
-                   first_player=first_player)
+                   first_player=first_player, start=position)
         if first_player is not None:
             game = replace(game, phase=Phase.ROLL, turn=first_player, opening_turn=True)
         return game
@@ -192,9 +200,11 @@ class Game:
     @classmethod
     def replay(cls, events: Iterable[Event], variant: Variant | type[Variant] | str,
                rules: RuleOptions = DEFAULT_RULES, *, money: bool = True,
-               crawford: bool = False, first_player: Player | None = None) -> Game:
+               crawford: bool = False, first_player: Player | None = None,
+               position: Position | None = None) -> Game:
         """Rebuild a game from its events (:class:`~engine.record.RecordError` if they fail)."""
-        game = cls.new(variant, rules, money=money, crawford=crawford, first_player=first_player)
+        game = cls.new(variant, rules, money=money, crawford=crawford, first_player=first_player,
+                       position=position)
         for event in events:
             game = game.apply(event)
         return game
@@ -203,12 +213,12 @@ class Game:
     def from_record(cls, record: GameRecord) -> Game:
         return cls.replay(record.events, record.variant, RuleOptions.from_dict(record.rules),
                           money=record.money, crawford=record.crawford,
-                          first_player=record.first_player)
+                          first_player=record.first_player, position=record.position)
 
     def to_record(self) -> GameRecord:
         return GameRecord(variant=self.variant.name, rules=self.rules.to_dict(),
                           events=self.record, money=self.money, crawford=self.crawford,
-                          first_player=self.first_player)
+                          first_player=self.first_player, position=self.start)
 
     def apply(self, event: Event) -> Game:
         """Apply one recorded event (the transition it records)."""

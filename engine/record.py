@@ -30,7 +30,10 @@ keys never change meaning).  Each event is a flat JSON object with a
 A whole game (:class:`GameRecord`) adds the header needed to replay it::
 
     {"format": 1, "variant": "standard", "rules": {...RuleOptions.to_dict()...},
-     "setup": {"money": true, "crawford": false, "first_player": null},
+     "setup": {"money": true, "crawford": false, "first_player": null,
+               "position": null},
+    ("position", when not null, is a set-up start: [white's 27 counts, black's 27
+    counts], each in its own numbering as in :mod:`engine.position`.)
      "events": [...]}
 """
 
@@ -44,6 +47,7 @@ from engine.dice import Dice
 from engine.errors import BackgammonError
 from engine.move import Move
 from engine.player import Player
+from engine.position import Position
 from engine.scoring import EndReason, ResultKind
 
 FORMAT = 1
@@ -276,6 +280,8 @@ class GameRecord:
     money: bool = True
     crawford: bool = False
     first_player: Player | None = None
+    position: Position | None = None
+    """A set-up starting position (None: the variant's own)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -285,6 +291,8 @@ class GameRecord:
             "rules": dict(self.rules),
             "setup": {"money": self.money, "crawford": self.crawford,
                       "first_player": self.first_player.label if self.first_player else None,
+                      "position": ([list(side) for side in self.position.sides]
+                                   if self.position is not None else None),
                       **dict(self.extra)},
             "events": events_to_list(self.events),
         }
@@ -295,6 +303,11 @@ class GameRecord:
             raise RecordError(f"unknown record format {data.get('format')!r}")
         setup = dict(data.get("setup", {}))
         first = setup.pop("first_player", None)
+        sides = setup.pop("position", None)
+        try:
+            position = (Position.from_sides(sides[0], sides[1]) if sides is not None else None)
+        except (ValueError, TypeError, IndexError) as exc:
+            raise RecordError(f"bad starting position {sides!r}") from exc
         return cls(
             variant=str(data["variant"]),
             rules=dict(data.get("rules", {})),
@@ -302,5 +315,6 @@ class GameRecord:
             money=bool(setup.pop("money", True)),
             crawford=bool(setup.pop("crawford", False)),
             first_player=_player(first) if first is not None else None,
+            position=position,
             extra=setup,
         )

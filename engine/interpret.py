@@ -345,7 +345,7 @@ def _explain_bar_first(turn: _Turn, board: _Board, src: int) -> str | None:
     checkers = "a checker" if on_bar == 1 else f"{on_bar} checkers"
     them = "it" if on_bar == 1 else "them"
     open_points = [
-        f"bar/{BAR - d}" for d in _distinct(board.dice)
+        f"bar/{BAR - d}" for d in sorted(set(board.dice))
         if turn.opponents_at(board, BAR - d) <= 1
     ]
     if not open_points:
@@ -386,7 +386,8 @@ def _explain_blocked(turn: _Turn, hop: Hop, blocked: dict[int, int]) -> str:
         ((point, count),) = blocked.items()
         return f"Point {point} is blocked ({count} opposing checkers)."
     parts = [f"point {p} ({n} opposing checkers)" for p, n in sorted(blocked.items(), reverse=True)]
-    return f"You can't play {_hop_text(hop)}: {_join(parts, 'and')} are all blocked."
+    every = "both" if len(parts) == 2 else "all"
+    return f"You can't play {_hop_text(hop)}: {_join(parts, 'and')} are {every} blocked."
 
 
 def _explain_not_home(board: _Board) -> str | None:

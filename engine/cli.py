@@ -50,7 +50,8 @@ PlayGenerator = Callable[[Position, Player, Dice], list[Play]]
 
 
 def _standard_plays(position: Position, player: Player, dice: Dice) -> list[Play]:
-    return legal_plays(position, player, dice.first, dice.second)
+    # Higher die first, so that 31 and 13 list the plays in the same order.
+    return legal_plays(position, player, dice.high, dice.low)
 
 
 PLAY_GENERATORS: dict[str, PlayGenerator] = {"standard": _standard_plays}

@@ -19,9 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.game import Game, Phase
+from engine.movegen import legal_plays
+from engine.player import Player
 from engine.position import BAR, Position
 from engine.variant import Variant, get_variant
 from engine.variants.acey_deucey import AceyDeucey
+from engine.variants.movement import MovementRules, stage_plays
 
 NAMES = ("acey-deucey", "acey-deucey-1930", "russian", "russian-restriction-1",
          "russian-restriction-2", "french")
@@ -95,3 +98,23 @@ def test_gammons_by_variant() -> None:
     # 003 ch.12: "Gammons and backgammons are not scored" in Acey-Deucey (1930).
     assert get_variant("acey-deucey-1930").scores_gammons is False
     assert all(get_variant(n).scores_gammons for n in NAMES if n != "acey-deucey-1930")
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_variant_generator_with_standard_rules_agrees_with_movegen(seed: int) -> None:
+    # With the bar, opposite directions and the regular bearing off (the rules
+    # the variants share with backgammon: 003 ch.3 V-VII), the variant generator
+    # must give exactly the plays of the standard generator (engine.movegen).
+    rng = random.Random(seed)
+    rules = MovementRules("standard")
+    pos, player = Position.standard(), Player.WHITE
+    for _ in range(60):
+        if any(side[0] == 15 for side in pos.sides):
+            break
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        reference = legal_plays(pos, player, a, b)
+        ours = stage_plays(pos, player, (a, b) if a != b else (a,) * 4, rules)
+        assert {p.position for p in ours} == {p.position for p in reference}
+        assert {len(p.dice) for p in ours} == {len(p.dice) for p in reference}
+        pos, player = rng.choice(reference).position, player.other

@@ -45,3 +45,20 @@ def play_generators() -> dict[str, Generator]:
     get_variant("standard")  # loads engine.variants into the registry
     return {name: first_stage_plays(cls()) for name, cls in VARIANTS.items()
             if issubclass(cls, BookVariant)}
+
+
+def plays_lines(text: str, dice_text: str, variant_name: str) -> list[str]:
+    """The ``plays`` output for a variant: play TAB position text after it.
+
+    ``text`` is a :mod:`engine.variants.postext` position (player on roll
+    first); the position after each play keeps the same player on roll.  A
+    throw that cannot be played gives no line.
+    """
+    variant = get_variant(variant_name)()
+    position, player = postext.decode(text)
+    dice = Dice.parse(dice_text)
+    lines = []
+    for play in first_stage_plays(variant)(position, player, dice):
+        if play.moves:
+            lines.append(f"{notation.format_play(play)}\t{postext.encode(play.position, player)}")
+    return lines

@@ -359,3 +359,53 @@ def test_single_moves_in_reverse_order_resolve_to_the_same_play(
     for play in plays:
         text = " ".join(str(m) for m in reversed(play.moves))
         assert resolve_play(position, player, dice, text, plays) == play, text
+
+
+@st.composite
+def scattered_positions(draw: st.DrawFn) -> tuple[Position, Player, Dice]:
+    """Any legal placement (bar, blots, bear-offs), many checkers near home."""
+    slot = st.one_of(st.integers(0, 25), st.integers(0, 6), st.integers(0, 6))
+    white = [0] * 27
+    for i in draw(st.lists(slot, min_size=15, max_size=15)):
+        white[i] += 1
+    free = [i for i in range(26) if not (1 <= i <= 24 and white[25 - i])]
+    black = [0] * 27
+    for i in draw(st.lists(st.one_of(st.sampled_from(free), st.sampled_from(free)),
+                           min_size=15, max_size=15)):
+        black[i] += 1
+    player = draw(st.sampled_from([W, B]))
+    return Position.from_sides(white, black), player, Dice(draw(dice_values), draw(dice_values))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scattered_positions())
+def test_canonical_text_round_trip_on_scattered_positions(
+    state: tuple[Position, Player, Dice],
+) -> None:
+    position, player, dice = state
+    plays = legal_plays(position, player, dice.first, dice.second)
+    for play in plays:
+        text = format_play(play)
+        assert resolve_play(position, player, dice, text, plays) == play, text
+
+
+point_names = st.sampled_from(["bar", *(str(i) for i in range(24, 0, -1)), "off"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scattered_positions(), st.lists(st.tuples(point_names, point_names), max_size=4))
+def test_any_typed_moves_give_a_legal_play_or_an_explanation(
+    state: tuple[Position, Player, Dice], pairs: list[tuple[str, str]],
+) -> None:
+    position, player, dice = state
+    plays = legal_plays(position, player, dice.first, dice.second)
+    text = " ".join(f"{a}/{b}" for a, b in pairs)
+    canonical = {format_play(p) for p in plays}
+    try:
+        play = resolve_play(position, player, dice, text, plays)
+    except (AmbiguousPlayError, IncompletePlayError) as error:
+        assert error.candidates and set(error.candidates) <= canonical
+    except (IllegalPlayError, NotationError) as error:
+        assert str(error)
+    else:
+        assert play in plays

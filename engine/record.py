@@ -290,7 +290,8 @@ class GameRecord:
             "variant": self.variant,
             "rules": dict(self.rules),
             "setup": {"money": self.money, "crawford": self.crawford,
-                      "first_player": self.first_player.label if self.first_player else None,
+                      "first_player": (self.first_player.label if self.first_player is not None
+                                       else None),
                       "position": ([list(side) for side in self.position.sides]
                                    if self.position is not None else None),
                       **dict(self.extra)},

@@ -66,6 +66,27 @@ be queried once every checker has entered.
 """
 
 
+PositionCodec = tuple[Callable[[str], tuple[Position, Player]],
+                      Callable[[Position, Player], str], Callable[[Play], str]]
+"""(decode position text -> position and player on roll, encode, format a play)."""
+
+POSITION_CODECS: dict[str, PositionCodec] = {}
+"""Variants whose positions are written as text other than a Position ID, by
+name: the book variants use :mod:`engine.variants.postext` (checkers not yet
+entered), registered by :mod:`engine.variants.clihook`."""
+
+
+def _load_variant_hooks() -> None:
+    from engine.variants import clihook
+
+    for name, generator in clihook.play_generators().items():
+        PLAY_GENERATORS[name] = generator
+        POSITION_CODECS[name] = clihook.CODEC
+
+
+_load_variant_hooks()
+
+
 def play_generator(name: str) -> PlayGenerator:
     """The generator registered for variant ``name`` (case-insensitive)."""
     key = name.strip().lower()
@@ -99,20 +120,26 @@ def _load_formatter() -> Callable[[Play], str]:
 
 
 def plays_lines(position_id: str, dice_text: str, generator: PlayGenerator,
-                formatter: Callable[[Play], str]) -> list[str]:
+                formatter: Callable[[Play], str], codec: PositionCodec | None = None) -> list[str]:
     """The output lines of one ``plays`` case (raises BackgammonError on bad input)."""
-    position = decode_position_id(position_id, ON_ROLL)
+    if codec is not None:
+        decode, encode, formatter = codec
+        position, on_roll = decode(position_id)
+    else:
+        position, on_roll = decode_position_id(position_id, ON_ROLL), ON_ROLL
     dice = Dice.parse(dice_text)
     lines = []
-    for play in generator(position, ON_ROLL, dice):
+    for play in generator(position, on_roll, dice):
         if not play.moves:
             continue
-        lines.append(f"{formatter(play)}\t{encode_position_id(play.position, ON_ROLL)}")
+        after = (encode(play.position, on_roll) if codec is not None
+                 else encode_position_id(play.position, ON_ROLL))
+        lines.append(f"{formatter(play)}\t{after}")
     return lines
 
 
 def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGenerator,
-               formatter: Callable[[Play], str]) -> int:
+               formatter: Callable[[Play], str], codec: PositionCodec | None = None) -> int:
     status = EXIT_OK
     chunks: list[str] = []
     for number, raw in enumerate(lines, 1):
@@ -125,7 +152,7 @@ def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGe
                     f"expected 'POSITION_ID DICE', got {len(fields)} field(s)"
                 )
             chunks.extend(line + "\n" for line in plays_lines(fields[0], fields[1],
-                                                                generator, formatter))
+                                                                generator, formatter, codec))
         except (BackgammonError, ValueError) as exc:
             err.write(f"line {number}: {exc}\n")
             status = EXIT_BAD_INPUT
@@ -140,13 +167,14 @@ def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGe
 def _cmd_plays(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     generator = play_generator(args.variant)
     formatter = _load_formatter()
+    codec = POSITION_CODECS.get(args.variant.strip().lower())
     if args.position_id == "-":
         if args.dice is not None:
             raise BackgammonError("with '-' the cases come from stdin; give no DICE argument")
-        return _run_stdin(stdin, out, err, generator, formatter)
+        return _run_stdin(stdin, out, err, generator, formatter, codec)
     if args.dice is None:
         raise BackgammonError("give the dice after the Position ID, like: plays 4HPwATDgc/ABMA 31")
-    for line in plays_lines(args.position_id, args.dice, generator, formatter):
+    for line in plays_lines(args.position_id, args.dice, generator, formatter, codec):
         out.write(line + "\n")
     return EXIT_OK
 

@@ -134,3 +134,15 @@ def test_resolve_ambiguous() -> None:
     legal = stage_plays(pos, W, (4, 2), FRENCH)
     with pytest.raises(AmbiguousPlayError):
         resolve_play("13/7", pos, W, legal, FRENCH)
+
+
+def test_cli_plays_for_a_variant_reads_and_writes_position_text() -> None:
+    import io
+
+    from engine.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    # 003 ch.10 III: with 5-5 four men enter on the 5-point (the mover's 20).
+    status = main(["plays", "--variant", "russian", "inx15/inx15", "55"], stdout=out, stderr=err)
+    assert status == 0 and err.getvalue() == ""
+    assert out.getvalue() == "in/20(4)\tinx11,20x4/inx15\n"

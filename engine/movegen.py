@@ -35,34 +35,50 @@ MIRROR: tuple[int, ...] = tuple(25 - i if 1 <= i <= 24 else 0 for i in range(25)
 """Standard geometry: my point ``i`` is the opponent's point ``25 - i``."""
 
 
+def _move_table() -> list[list[tuple[Move, Move]]]:
+    """Every possible :class:`Move`, built once: ``_MOVES[src][dst][hit]``."""
+    table: list[list[tuple[Move, Move]]] = []
+    for src in range(BAR + 1):
+        row = []
+        for dst in range(BAR):
+            if 1 <= src and dst < src:
+                row.append((Move(src, dst, False), Move(src, dst, True)))
+            else:
+                row.append((_NO_MOVE, _NO_MOVE))
+        table.append(row)
+    return table
+
+
+_NO_MOVE = Move(1, 0)
+_MOVES = _move_table()
+
+
 class _Search:
     """Backtracking search over the dice of one roll."""
 
-    __slots__ = ("b", "best", "dice_used", "found", "hits", "moves", "o", "outside")
+    __slots__ = ("b", "best", "found", "moves", "o", "outside")
 
     def __init__(self, mine: Sequence[int], opp_at: list[int]) -> None:
         self.b = list(mine)
         self.o = opp_at
         self.outside = sum(self.b[7:])
-        self.hits = 0
         self.moves: list[Move] = []
-        self.dice_used: list[int] = []
         self.best = -1
-        self.found: dict[tuple[int, ...], tuple[tuple[Move, ...], tuple[int, ...]]] = {}
+        self.found: dict[bytes, tuple[tuple[Move, ...], tuple[int, ...]]] = {}
 
     def run(self, dice: Sequence[int], k: int, max_src: int, doubles: bool) -> None:
         b = self.b
         o = self.o
+        moves = self.moves
         d = dice[k]
-        last = k + 1 == len(dice)
+        nxt = k + 1
+        last = nxt == len(dice)
         moved = False
         if b[BAR]:
             sources: Sequence[int] = (BAR,)
         else:
-            sources = range(min(max_src, 24), 0, -1)
+            sources = [s for s in range(max_src if max_src < 24 else 24, 0, -1) if b[s]]
         for s in sources:
-            if not b[s]:
-                continue
             t = s - d
             hit = False
             if t > 0:
@@ -85,36 +101,38 @@ class _Search:
                 self.outside -= 1
             if hit:
                 o[t] = 0
-                self.hits += 1
-            self.moves.append(Move(s, t, hit))
-            self.dice_used.append(d)
+            moves.append(_MOVES[s][t][hit])
             moved = True
             if last:
-                self._record(k + 1)
+                if nxt >= self.best:
+                    if nxt > self.best:
+                        self.best = nxt
+                        self.found = {}
+                    key = bytes(b) + bytes(o)
+                    if key not in self.found:
+                        self.found[key] = (tuple(moves), tuple(dice[:nxt]))
             else:
-                self.run(dice, k + 1, s if doubles else BAR, doubles)
+                self.run(dice, nxt, s if doubles else BAR, doubles)
             # undo
-            self.dice_used.pop()
-            self.moves.pop()
+            moves.pop()
             if hit:
                 o[t] = 1
-                self.hits -= 1
             if crossed:
                 self.outside += 1
             b[t] -= 1
             b[s] += 1
         if not moved:
-            self._record(k)
+            self._record(k, dice)
 
-    def _record(self, used: int) -> None:
+    def _record(self, used: int, dice: Sequence[int]) -> None:
         if used < self.best:
             return
         if used > self.best:
             self.best = used
             self.found = {}
-        key = (*self.b, *self.o)
+        key = bytes(self.b) + bytes(self.o)
         if key not in self.found:
-            self.found[key] = (tuple(self.moves), tuple(self.dice_used))
+            self.found[key] = (tuple(self.moves), tuple(dice[:used]))
 
 
 def legal_plays(position: Position, player: Player, first: int, second: int,
@@ -145,19 +163,19 @@ def legal_plays(position: Position, player: Player, first: int, second: int,
     if search.best <= 0:
         return [Play((), (), position)]
     plays: list[Play] = []
+    white = player == Player.WHITE
+    unchecked = Position.unchecked
     for key, (moves, dice) in search.found.items():
-        new_mine = key[:27]
-        new_theirs = list(theirs)
-        hits = 0
-        for i in range(1, 25):
-            j = opposite[i]
-            if new_theirs[j] != key[27 + i]:
-                new_theirs[j] = key[27 + i]
-                hits += 1
-        new_theirs[BAR] += hits
-        if player == Player.WHITE:
-            pos = Position.unchecked(new_mine, tuple(new_theirs))
+        new_mine = tuple(key[:27])
+        if any(m.hit for m in moves):
+            changed = list(theirs)
+            for m in moves:
+                if m.hit:  # a point is hit at most once in a turn
+                    changed[opposite[m.dst]] = 0
+                    changed[BAR] += 1
+            new_theirs = tuple(changed)
         else:
-            pos = Position.unchecked(tuple(new_theirs), new_mine)
+            new_theirs = theirs
+        pos = unchecked(new_mine, new_theirs) if white else unchecked(new_theirs, new_mine)
         plays.append(Play(moves, dice, pos))
     return plays

@@ -530,3 +530,12 @@ def test_set_up_position_is_recorded() -> None:
     g = bear_off(end_position(make_side({5: 15})))
     again = Game.from_record(GameRecord.from_dict(g.to_dict()))
     assert again == g and again.result == g.result
+
+
+def test_variant_registry() -> None:
+    from engine.variant import StandardBackgammon, get_variant
+
+    assert get_variant("Standard") is StandardBackgammon
+    assert get_variant("backgammon") is StandardBackgammon
+    with pytest.raises(RuleOptionError, match="Unknown variant 'tric-trac'"):
+        get_variant("tric-trac")

@@ -23,6 +23,7 @@ import hmac
 import secrets
 import sys
 from collections.abc import Sequence
+from typing import Protocol
 
 
 def new_seed() -> str:
@@ -45,6 +46,14 @@ def die(seed_hex: str, index: int) -> int:
             if byte < 252:
                 return 1 + byte % 6
         attempt += 1  # pragma: no cover - needs 32 bytes >= 252 in a row
+
+
+class DiceStream(Protocol):
+    """The dice of one game: ``die()`` draws the next, ``drawn`` counts them."""
+
+    drawn: int
+
+    def die(self) -> int: ...
 
 
 class SeededDice:

@@ -44,7 +44,7 @@ _MATCH_COLUMNS = (
 )
 _GAME_COLUMNS = (
     "id, match_id, number, seed_hash, seed, dice_drawn, status, winner_id, result, "
-    "created_at, finished_at"
+    "created_at, finished_at, setup"
 )
 _MATCH_UPDATABLE = {"status", "state", "winner_id", "rated", "white_id", "black_id"}
 _GAME_UPDATABLE = {"dice_drawn", "status", "winner_id", "result", "finished_at"}
@@ -82,6 +82,7 @@ def _game(row: aiosqlite.Row) -> GameRow:
         id=row[0], match_id=row[1], number=row[2], seed_hash=row[3], seed=row[4],
         dice_drawn=row[5], status=row[6], winner_id=row[7],
         result=json.loads(row[8]) if row[8] else None, created_at=row[9], finished_at=row[10],
+        setup=json.loads(row[11]),
     )
 
 
@@ -164,6 +165,21 @@ class SqliteTransaction:
         assert row is not None
         return row
 
+    async def claim_reminder(self, match_id: int, version: int) -> bool:
+        """Mark the reminder for ``version`` as sent; True for exactly one caller."""
+        cur = await self._db.execute(
+            "UPDATE matches SET reminded_version = version WHERE id = ? AND version = ? "
+            "AND reminded_version < version", (match_id, version))
+        return cur.rowcount == 1
+
+    async def idle_matches(self, older_than: str) -> list[MatchRow]:
+        """Active matches whose last action is older than ``older_than`` (ISO time)."""
+        rows = await self._all(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE status = 'active' "
+            "AND updated_at < ? AND reminded_version < version ORDER BY updated_at",
+            (older_than,))
+        return [_match(r) for r in rows]
+
     async def matches_for_user(self, guild_id: int, user_id: int,
                                statuses: Sequence[str]) -> list[MatchRow]:
         marks = ", ".join("?" for _ in statuses)
@@ -175,10 +191,11 @@ class SqliteTransaction:
 
     # games ------------------------------------------------------------------
     async def insert_game(self, *, match_id: int, number: int, seed_hash: str,
-                          seed: str) -> GameRow:
+                          seed: str, setup: dict[str, Any] | None = None) -> GameRow:
         cur = await self._db.execute(
-            "INSERT INTO games (match_id, number, seed_hash, seed, status, created_at) "
-            "VALUES (?, ?, ?, ?, 'active', ?)", (match_id, number, seed_hash, seed, now()))
+            "INSERT INTO games (match_id, number, seed_hash, seed, status, setup, created_at) "
+            "VALUES (?, ?, ?, ?, 'active', ?, ?)",
+            (match_id, number, seed_hash, seed, _dumps(setup or {}), now()))
         game_id = cur.lastrowid
         assert game_id is not None
         row = await self.get_game(game_id)

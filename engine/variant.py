@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
+from engine import interpret, notation
 from engine.dice import Dice
 from engine.errors import RuleOptionError
 from engine.move import Play
@@ -188,6 +189,32 @@ class Variant:
             return stage.rule
         what = stage.label or "-".join(str(d) for d in stage.dice[:2])
         return f"That play is not legal with {what}."
+
+    # notation ------------------------------------------------------------------
+
+    def format_play(self, play: Play) -> str:
+        """Canonical text of ``play`` ("" for no move): GNU Backgammon's notation."""
+        return notation.format_play(play)
+
+    def resolve_play(self, text: str, position: Position, player: Player, stage: Stage,
+                     plays: Sequence[Play]) -> Play:
+        """The legal play of ``stage`` that ``text`` names (any order, lenient syntax).
+
+        Raises :class:`~engine.errors.NotationError`,
+        :class:`~engine.errors.AmbiguousPlayError`,
+        :class:`~engine.errors.IncompletePlayError` or
+        :class:`~engine.errors.IllegalPlayError` with a reason for the player.
+        """
+        dice = Dice(stage.dice[0], stage.dice[1])
+        return interpret.resolve_play(position, player, dice, text, plays,
+                                      opposite=self.opposite)
+
+    def suggest_plays(self, text: str, position: Position, player: Player, stage: Stage,
+                      plays: Sequence[Play], limit: int = 25) -> list[Play]:
+        """Legal plays consistent with partly typed ``text`` (autocomplete)."""
+        dice = Dice(stage.dice[0], stage.dice[1])
+        return interpret.plays_matching_prefix(position, player, dice, text, plays,
+                                               limit=limit, opposite=self.opposite)
 
     # the end -----------------------------------------------------------------
 

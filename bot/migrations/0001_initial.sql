@@ -27,6 +27,7 @@ CREATE TABLE matches (
     chouette_id  INTEGER REFERENCES chouettes(id),
     state        TEXT    NOT NULL DEFAULT '{}', -- JSON: scores, Crawford, totals, draft play
     version      INTEGER NOT NULL DEFAULT 0,   -- optimistic concurrency: +1 per action
+    reminded_version INTEGER NOT NULL DEFAULT -1, -- the version a reminder was sent for
     winner_id    INTEGER REFERENCES users(id),
     created_at   TEXT    NOT NULL,
     updated_at   TEXT    NOT NULL
@@ -42,6 +43,7 @@ CREATE TABLE games (
     seed_hash    TEXT    NOT NULL,             -- SHA-256 of the dice seed, published at start
     seed         TEXT    NOT NULL,             -- secret until the game ends
     dice_drawn   INTEGER NOT NULL DEFAULT 0,   -- dice derived from the seed so far
+    setup        TEXT    NOT NULL DEFAULT '{}', -- JSON: money, crawford, first_player
     status       TEXT    NOT NULL CHECK (status IN ('active', 'finished')),
     winner_id    INTEGER REFERENCES users(id),
     result       TEXT,                         -- JSON: kind, cube, points

@@ -9,12 +9,14 @@ concrete variant sets :attr:`BookVariant.movement` and implements
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from engine.move import Play
 from engine.player import Player
 from engine.position import WAITING, Position
 from engine.variant import EndTurn, Stage, Step, ThrowAgain, TurnContext, Variant
+from engine.variants import notation as variant_notation
 from engine.variants.movement import MovementRules, apply_move, die_of, refusal, stage_plays
 
 
@@ -74,6 +76,21 @@ class BookVariant(Variant):
     def legal_plays(self, position: Position, player: Player, stage: Stage,
                     turn: TurnContext) -> list[Play]:
         return stage_plays(position, player, stage.dice, self.movement)
+
+    def format_play(self, play: Play) -> str:
+        return variant_notation.format_play(play)
+
+    def resolve_play(self, text: str, position: Position, player: Player, stage: Stage,
+                     plays: Sequence[Play]) -> Play:
+        return variant_notation.resolve_play(text, position, player, plays, self.movement)
+
+    def suggest_plays(self, text: str, position: Position, player: Player, stage: Stage,
+                      plays: Sequence[Play], limit: int = 25) -> list[Play]:
+        """Plays whose canonical text starts with what was typed (case-insensitive)."""
+        typed = " ".join(text.lower().split())
+        texts = sorted(((variant_notation.format_play(p), p) for p in plays),
+                       key=lambda item: item[0])
+        return [p for t, p in texts if t.lower().startswith(typed)][:limit]
 
     def illegal_play_message(self, turn: TurnContext, stage: Stage, play: Play) -> str:
         """Name the rule the play breaks: the first refused move, else the dice it leaves."""

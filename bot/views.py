@@ -1,0 +1,128 @@
+"""Build the renderer's :class:`~render.view.BoardView` from the host's state."""
+
+from __future__ import annotations
+
+from bot.replies import Board
+from engine.game import Game, Phase
+from engine.gnubgid import (
+    GameState,
+    MatchIdState,
+    Resignation,
+    encode_match_id,
+    encode_position_id,
+)
+from engine.match import Match, MoneySession
+from engine.player import Player
+from engine.record import PlayMade
+from engine.scoring import EndReason
+from engine.variant import StandardBackgammon
+from render.view import (
+    BoardView,
+    CubeView,
+    GameOverView,
+    LastPlay,
+    MatchInfo,
+    MoneyInfo,
+    PlayerInfo,
+)
+from render.view import ResultKind as ViewResultKind
+
+Session = Match | MoneySession
+
+
+def last_play(game: Game) -> LastPlay | None:
+    """The most recent play with at least one move, for highlighting."""
+    for event in reversed(game.record):
+        if isinstance(event, PlayMade) and event.moves:
+            return LastPlay(event.player, event.moves)
+    return None
+
+
+def scores(session: Session) -> tuple[int, int]:
+    if isinstance(session, Match):
+        return session.score
+    return session.points
+
+
+def board_view(game: Game, session: Session, names: tuple[str, str], *,
+               viewer: Player | None = None) -> BoardView:
+    """What the picture of ``game`` shows."""
+    score = scores(session)
+    players = (PlayerInfo(names[0], score=score[0]), PlayerInfo(names[1], score=score[1]))
+    cube: CubeView | None = None
+    if game.cube_in_use or game.cube.value > 1:
+        offered = game.cube.offer.answerer if (
+            game.phase is Phase.DOUBLED and game.cube.offer is not None) else None
+        # During a pending double the cube still shows the value before it.
+        cube = CubeView(value=game.cube.value, owner=game.cube.owner, offered_to=offered)
+    dice: tuple[int, int] | None = None
+    if game.phase in (Phase.PLAY, Phase.CHOICE) and game.dice is not None:
+        dice = (game.dice.first, game.dice.second)
+    match_info = None
+    money = None
+    if isinstance(session, Match):
+        match_info = MatchInfo(session.length, crawford=game.crawford,
+                               post_crawford=session.post_crawford and not game.crawford)
+    else:
+        money = MoneyInfo(stake=f"{session.stake}/point" if session.stake else "",
+                          game_value=game.cube.value)
+    over = None
+    if game.result is not None:
+        over = GameOverView(game.result.winner, ViewResultKind(game.result.kind.label),
+                            game.result.points)
+    variant_title = "" if isinstance(game.variant, StandardBackgammon) else game.variant.title
+    return BoardView(
+        position=game.position,
+        geometry=tuple(game.variant.opposite),
+        viewer=viewer,
+        turn=game.awaiting if game.awaiting is not None else game.turn,
+        players=players,
+        cube=cube,
+        dice=dice,
+        match=match_info,
+        money=money,
+        last_play=last_play(game),
+        variant=variant_title,
+        game_over=over,
+    )
+
+
+def gnubg_ids(game: Game, session: Session) -> tuple[str, str]:
+    """(Position ID, Match ID) of the position shown, for standard backgammon only."""
+    if not isinstance(game.variant, StandardBackgammon) or game.turn is None:
+        return "", ""
+    on_roll = game.turn
+    state = GameState.PLAYING
+    resignation = Resignation.NONE
+    if game.result is not None:
+        state = {EndReason.DROP: GameState.DROPPED,
+                 EndReason.RESIGNATION: GameState.RESIGNED}.get(game.result.reason,
+                                                               GameState.OVER)
+    if game.resignation is not None:
+        resignation = Resignation(int(game.resignation.kind))
+    dice = None
+    if game.phase is Phase.PLAY and game.dice is not None:
+        dice = (game.dice.first, game.dice.second)
+    length = session.length if isinstance(session, Match) else 0
+    score = scores(session)
+    if length:
+        score = (min(score[0], length), min(score[1], length))
+    try:
+        match_id = encode_match_id(MatchIdState(
+            cube_value=game.cube.value, cube_owner=game.cube.owner, on_roll=on_roll,
+            crawford=game.crawford, game_state=state,
+            turn=game.awaiting if game.awaiting is not None else on_roll,
+            double_offered=game.phase is Phase.DOUBLED, resignation=resignation, dice=dice,
+            match_length=length, score=score,
+            jacoby=bool(game.rules.jacoby) if not length else False))
+    except ValueError:
+        match_id = ""
+    return encode_position_id(game.position, on_roll), match_id
+
+
+def board(game: Game, session: Session, names: tuple[str, str], caption: str = "", *,
+          viewer: Player | None = None) -> Board:
+    position_id, match_id = gnubg_ids(game, session)
+    return Board(board_view(game, session, names, viewer=viewer), caption, position_id,
+                 match_id)
+

@@ -1,0 +1,44 @@
+"""What every cog shares: the service, the presenter and the call-then-answer step."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.discord_reply import Presenter, actor_of, place_of
+from bot.replies import Reply
+from bot.service import Actor, GameService, Place
+
+if TYPE_CHECKING:
+    from bot.discord_app import BackgammonBot
+
+Interaction = discord.Interaction[Any]
+
+
+class ServiceCog(commands.Cog):
+    """A cog whose commands translate interactions into service calls."""
+
+    def __init__(self, bot: BackgammonBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service
+
+    @property
+    def presenter(self) -> Presenter:
+        return self.bot.presenter
+
+    @staticmethod
+    def where(interaction: Interaction) -> tuple[Place, Actor]:
+        return place_of(interaction), actor_of(interaction.user)
+
+    async def answer(self, interaction: Interaction, work: Awaitable[Reply], *,
+                     code_block: bool = False) -> Reply:
+        """Run a service call (deferring if slow) and answer with its reply."""
+        reply = await self.presenter.call(interaction, work)
+        await self.presenter.send(interaction, reply, code_block=code_block)
+        return reply

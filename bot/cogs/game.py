@@ -1,0 +1,266 @@
+"""Game commands: /challenge, /accept, /decline, /cancel, /roll, /move, /undo, /double,
+/take, /drop, /beaver, /resign, /choose, /claim, /forfeit and /board.
+
+Each command calls one service method with the place (guild, channel or
+thread) and the acting user, and shows the reply; the service decides
+everything about the game.  A new challenge opens a thread for the game when
+the config allows it and the bot may create threads here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.cogs._base import Interaction, ServiceCog
+from bot.discord_app import MissingPermission, permission_names
+from bot.discord_reply import actor_of, place_of
+from bot.service import Place
+from engine.rules import ScoringMethod
+from engine.variant import VARIANTS, get_variant
+
+if TYPE_CHECKING:
+    from bot.discord_app import BackgammonBot
+
+log = logging.getLogger(__name__)
+
+board_permissions = app_commands.checks.bot_has_permissions(embed_links=True,
+                                                             attach_files=True)
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+def variant_names() -> list[str]:
+    get_variant("standard")  # loads the variant plug-ins
+    return sorted({cls.name for cls in VARIANTS.values()})
+
+
+class VariantName(app_commands.Transformer):
+    """A variant name, with autocomplete of the known variants."""
+
+    async def transform(self, interaction: Interaction, value: Any) -> str:
+        return str(value).strip()
+
+    async def autocomplete(self, interaction: Interaction,
+                           value: int | float | str,
+                           ) -> list[app_commands.Choice[int | float | str]]:
+        typed = str(value).lower()
+        return [app_commands.Choice[int | float | str](name=n, value=n)
+                for n in variant_names() if typed in n][:25]
+
+
+RESIGN_KINDS = [app_commands.Choice(name=k, value=k) for k in ("single", "gammon", "backgammon")]
+SCORING = [app_commands.Choice(name=m.value, value=m.value) for m in ScoringMethod][:25]
+
+
+class GameCog(ServiceCog):
+    """Challenge, play and watch."""
+
+    # ---------------------------------------------------------- challenge
+
+    @app_commands.command(description="Challenge someone to a backgammon match or money game")
+    @app_commands.describe(
+        opponent="Who you want to play",
+        length="Match length in points (e.g. 5 for a 5-point match); leave out for money play",
+        stake="Money play: the stake per point",
+        variant="Variant: standard, acey-deucey, russian, french...",
+        cube="Play with the doubling cube",
+        jacoby="Jacoby rule (money play: gammons count only after a double)",
+        beavers="Allow beavers (redouble at once, keeping the cube)",
+        automatic_doubles="Automatic doubles when the opening throw ties",
+        scoring="How a game is scored",
+        rated="Count this match for the ratings (default: yes)")
+    @app_commands.choices(scoring=SCORING)
+    @app_commands.guild_only()
+    @board_permissions
+    async def challenge(self, interaction: Interaction, opponent: discord.User,
+                        length: app_commands.Range[int, 1, 25] | None = None,
+                        stake: app_commands.Range[int, 0, 1_000_000] | None = None,
+                        variant: app_commands.Transform[str, VariantName] | None = None,
+                        cube: bool | None = None, jacoby: bool | None = None,
+                        beavers: bool | None = None, automatic_doubles: bool | None = None,
+                        scoring: app_commands.Choice[str] | None = None,
+                        rated: bool = True) -> None:
+        place, actor = self.where(interaction)
+        rules: dict[str, Any] = {}
+        for key, value in (("cube", cube), ("jacoby", jacoby), ("beavers", beavers),
+                           ("automatic_doubles", automatic_doubles)):
+            if value is not None:
+                rules[key] = value
+        if scoring is not None:
+            rules["scoring"] = scoring.value
+        terms: dict[str, Any] = {"variant": variant, "rules": rules, "length": length or 0,
+                                 "stake": stake or 0, "rated": rated}
+        opponent_actor = actor_of(opponent)
+        channel = interaction.channel
+        note = ""
+        if self.bot.config.discord.use_threads and isinstance(channel, discord.TextChannel):
+            perms = interaction.app_permissions
+            missing = [p for p in THREAD_PERMISSIONS if not getattr(perms, p)]
+            if not missing:
+                await self._challenge_in_thread(interaction, channel, opponent, terms)
+                return
+            note = (f"\n(I can't open a thread for this game: I'm missing the "
+                    f"{permission_names(missing)} permission, so it is played here.)")
+        reply = await self.presenter.call(interaction, self.service.challenge(
+            place, actor, opponent_actor, **terms))
+        if reply.ok and note:
+            reply = replace(reply, text=reply.text + note)
+        await self.presenter.send(interaction, reply)
+
+    async def _challenge_in_thread(self, interaction: Interaction,
+                                   channel: discord.TextChannel, opponent: discord.User,
+                                   terms: dict[str, Any]) -> None:
+        """Open a thread for the game and post the challenge there."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        name = f"{interaction.user.display_name} vs {opponent.display_name}"
+        try:
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread,
+                auto_archive_duration=1440, reason="backgammon game")
+        except discord.Forbidden as exc:
+            raise MissingPermission("Create Public Threads", "open a thread for the game") from exc
+        place = Place(channel.guild.id, thread.id)
+        reply = await self.service.challenge(place, actor_of(interaction.user),
+                                             actor_of(opponent), **terms)
+        if not reply.ok:
+            with contextlib.suppress(discord.HTTPException):
+                await thread.delete(reason="challenge refused")
+            await interaction.edit_original_response(content=reply.text)
+            return
+        out = await self.presenter.build(reply)
+        try:
+            await thread.send(**out.kwargs())
+        except discord.Forbidden as exc:
+            raise MissingPermission("Send Messages in Threads",
+                                    "post in the game's thread") from exc
+        await interaction.edit_original_response(
+            content=f"Challenge posted in {thread.mention}: the game is played there.")
+
+    @app_commands.command(description="Accept the challenge waiting for you in this channel")
+    @app_commands.guild_only()
+    @board_permissions
+    async def accept(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.accept(place, actor))
+
+    @app_commands.command(description="Decline the challenge waiting for you in this channel")
+    @app_commands.guild_only()
+    async def decline(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.decline(place, actor))
+
+    @app_commands.command(description="Withdraw your challenge before it is accepted")
+    @app_commands.guild_only()
+    async def cancel(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.cancel(place, actor))
+
+    # -------------------------------------------------------------- play
+
+    @app_commands.command(description="Roll the dice")
+    @app_commands.guild_only()
+    @board_permissions
+    async def roll(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.roll(place, actor))
+
+    @app_commands.command(description="Move your checkers, e.g. 13/7 8/7 or bar/22 24/20")
+    @app_commands.describe(moves="Your play in standard notation, e.g. 13/7 8/7 (autocompletes)")
+    @app_commands.guild_only()
+    @board_permissions
+    async def move(self, interaction: Interaction, moves: str) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.move(place, actor, moves))
+
+    @move.autocomplete("moves")
+    async def move_autocomplete(self, interaction: Interaction,
+                                current: str) -> list[app_commands.Choice[str]]:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return []
+        plays = await self.service.suggestions(place_of(interaction),
+                                               actor_of(interaction.user), current)
+        return [app_commands.Choice(name=p[:100], value=p[:100]) for p in plays[:25]]
+
+    @app_commands.command(description="Take back the moves entered so far this turn")
+    @app_commands.guild_only()
+    @board_permissions
+    async def undo(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.undo(place, actor))
+
+    @app_commands.command(description="Offer a double (turn the cube)")
+    @app_commands.guild_only()
+    @board_permissions
+    async def double(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.double(place, actor))
+
+    @app_commands.command(description="Take the double")
+    @app_commands.guild_only()
+    @board_permissions
+    async def take(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.take(place, actor))
+
+    @app_commands.command(description="Drop (pass) the double and lose the game at the cube")
+    @app_commands.guild_only()
+    @board_permissions
+    async def drop(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.drop(place, actor))
+
+    @app_commands.command(description="Beaver: take the double and redouble at once")
+    @app_commands.guild_only()
+    @board_permissions
+    async def beaver(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.beaver(place, actor))
+
+    @app_commands.command(description="Offer to resign a single game, gammon or backgammon")
+    @app_commands.describe(kind="What you give up (default: a single game)")
+    @app_commands.choices(kind=RESIGN_KINDS)
+    @app_commands.guild_only()
+    @board_permissions
+    async def resign(self, interaction: Interaction,
+                     kind: app_commands.Choice[str] | None = None) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.resign(
+            place, actor, kind.value if kind else "single"))
+
+    @app_commands.command(description="Pick an option when the game asks you to choose")
+    @app_commands.describe(option="The option to pick")
+    @app_commands.guild_only()
+    @board_permissions
+    async def choose(self, interaction: Interaction, option: str) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.choose(place, actor, option))
+
+    @app_commands.command(description="Claim the game when your opponent has not acted in time")
+    @app_commands.guild_only()
+    @board_permissions
+    async def claim(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.claim(place, actor))
+
+    @app_commands.command(description="Abandon the match (you lose it)")
+    @app_commands.guild_only()
+    @board_permissions
+    async def forfeit(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.forfeit(place, actor))
+
+    @app_commands.command(description="Show the board of the game in this channel")
+    @app_commands.guild_only()
+    @board_permissions
+    async def board(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.board(place, actor))
+
+
+async def setup(bot: BackgammonBot) -> None:
+    await bot.add_cog(GameCog(bot))

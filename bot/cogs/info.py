@@ -1,0 +1,95 @@
+"""Information commands: /leaderboard, /stats, /export, /verify, /rules and /help."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.cogs._base import Interaction, ServiceCog
+from bot.cogs.game import VariantName
+from bot.discord_reply import actor_of
+from bot.replies import Reply
+
+if TYPE_CHECKING:
+    from bot.discord_app import BackgammonBot
+
+ORDERS = [app_commands.Choice(name=n, value=n) for n in ("rating", "money", "wins")]
+
+
+class InfoCog(ServiceCog):
+    """Rankings, statistics, records and help."""
+
+    def _optional(self, name: str) -> Callable[..., Awaitable[Reply]] | None:
+        """A service operation that may not exist yet in this version of the service."""
+        found: Callable[..., Awaitable[Reply]] | None = getattr(self.service, name, None)
+        return found
+
+    @app_commands.command(description="The server's backgammon leaderboard")
+    @app_commands.describe(order="Rank by rating, money won or wins", page="Page number")
+    @app_commands.choices(order=ORDERS)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: Interaction,
+                          order: app_commands.Choice[str] | None = None,
+                          page: app_commands.Range[int, 1, 1000] = 1) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.leaderboard(
+            place, actor, order.value if order else "rating", page), code_block=True)
+
+    @app_commands.command(description="Backgammon statistics of a player (you by default)")
+    @app_commands.describe(user="Whose statistics (default: yours)")
+    @app_commands.guild_only()
+    async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.stats(
+            place, actor, actor_of(user) if user else None), code_block=True)
+
+    @app_commands.command(description="Download the record of this channel's match "
+                                      "(.mat, for GNU Backgammon)")
+    @app_commands.guild_only()
+    @app_commands.checks.bot_has_permissions(attach_files=True)
+    async def export(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        operation = self._optional("export")
+        if operation is None:
+            await self.presenter.private(interaction, "Exporting match records is not "
+                                                      "available in this version yet.")
+            return
+        await self.answer(interaction, operation(place, actor))
+
+    @app_commands.command(description="Check that every die of a finished game came from "
+                                      "its published seed")
+    @app_commands.describe(game="Game number to verify (default: the last finished game here)")
+    @app_commands.guild_only()
+    async def verify(self, interaction: Interaction, game: int | None = None) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.verify(place, actor, game))
+
+    @app_commands.command(description="The rules and default options of a variant")
+    @app_commands.describe(variant="Variant (default: the server's default)")
+    async def rules(self, interaction: Interaction,
+                    variant: app_commands.Transform[str, VariantName] | None = None) -> None:
+        operation = self._optional("rules")
+        if operation is None:
+            await self.presenter.private(interaction, "The rules summary is not available in "
+                                                      "this version yet.")
+            return
+        reply = await self.presenter.call(interaction, operation(variant))
+        await self.presenter.private(interaction, reply.text)
+
+    @app_commands.command(description="How to play backgammon here: the commands")
+    async def help(self, interaction: Interaction) -> None:
+        lines = ["**Backgammon commands**"]
+        for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+            description = getattr(command, "description", "")
+            lines.append(f"`/{command.name}` {description}")
+        lines.append("Start with `/challenge @user`; the buttons under each board show "
+                     "what you can do next.")
+        await self.presenter.private(interaction, "\n".join(lines))
+
+
+async def setup(bot: BackgammonBot) -> None:
+    await bot.add_cog(InfoCog(bot))
+

@@ -1,0 +1,262 @@
+"""The Discord bot: a thin adapter from slash commands and buttons to the game service.
+
+:class:`BackgammonBot` is a :class:`discord.ext.commands.AutoShardedBot` whose
+``setup_hook`` opens the storage, creates the :class:`~bot.service.GameService`
+(unless one is injected, as the tests do), registers the persistent game
+buttons (:class:`~bot.buttons.GameButton`), loads every cog in ``bot/cogs``
+and syncs the application commands, only when their payload changed since the
+last sync (a SHA-256 of it is kept next to the database).
+
+One error handler (:meth:`BackgammonBot.on_interaction_error`, used by the
+command tree and by the buttons) turns errors into private messages: missing
+permissions are named, anything unexpected is logged with its traceback and
+answered with an apology.  The token never reaches the logs
+(:class:`RedactingFormatter`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import pkgutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.buttons import GameButton
+from bot.config import Config
+from bot.discord_reply import NotInGuild, Presenter
+from bot.repository import Storage
+from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+PERMISSION_NAMES = {
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "create_public_threads": "Create Public Threads",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+    "read_message_history": "Read Message History",
+    "view_channel": "View Channel",
+}
+NEEDED = ("Send Messages, Send Messages in Threads, Create Public Threads, Embed Links "
+          "and Attach Files")
+APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this "
+           "message. The error has been logged; please try again.")
+
+
+class MissingPermission(app_commands.AppCommandError):
+    """Discord refused an operation because the bot lacks ``permission`` here."""
+
+    def __init__(self, permission: str, doing: str) -> None:
+        self.permission = permission
+        self.doing = doing
+        super().__init__(f"missing {permission} to {doing}")
+
+
+def permission_names(perms: list[str]) -> str:
+    names = [PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in perms]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def describe_error(error: Exception) -> str | None:
+    """The message for an expected error, or ``None`` for an unexpected one."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, app_commands.BotMissingPermissions):
+        names = permission_names(error.missing_permissions)
+        plural = "s" if len(error.missing_permissions) > 1 else ""
+        return (f"I can't do that here: I'm missing the {names} permission{plural} in this "
+                "channel. Ask a server admin to grant it to me.")
+    if isinstance(error, MissingPermission):
+        return (f"I can't {error.doing}: I'm missing the {error.permission} permission in "
+                "this channel. Ask a server admin to grant it to me.")
+    if isinstance(error, discord.Forbidden):
+        return (f"Discord refused: I'm missing a permission in this channel ({error.text}). "
+                f"I need {NEEDED}.")
+    if isinstance(error, NotInGuild | app_commands.NoPrivateMessage):
+        return "Backgammon is played in a server channel, not in direct messages."
+    if isinstance(error, app_commands.TransformerError):
+        return f"{error.value!r} is not a valid value for that option."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You can't use this command here."
+    return None
+
+
+class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
+    async def on_error(self, interaction: discord.Interaction[BackgammonBot],
+                       error: app_commands.AppCommandError) -> None:
+        await self.client.on_interaction_error(interaction, error)
+
+
+def cog_extensions() -> list[str]:
+    """Every module of ``bot/cogs`` (names starting with ``_`` are helpers)."""
+    import bot.cogs
+
+    return sorted(f"bot.cogs.{m.name}" for m in pkgutil.iter_modules(bot.cogs.__path__)
+                  if not m.name.startswith("_"))
+
+
+class BackgammonBot(commands.AutoShardedBot):
+    """The bot.  ``service`` or ``storage`` may be injected (tests); otherwise the
+    SQLite database of the config is opened in :meth:`setup_hook`."""
+
+    def __init__(self, config: Config, *, service: GameService | None = None,
+                 storage: Storage | None = None, sync_state: Path | None = None,
+                 **options: Any) -> None:
+        shard_count = config.discord.shard_count or None
+        options.setdefault("allowed_mentions", discord.AllowedMentions(
+            everyone=False, roles=False, users=True))
+        super().__init__(command_prefix=commands.when_mentioned,
+                         intents=discord.Intents.default(), tree_cls=BackgammonTree,
+                         shard_count=shard_count, help_command=None, **options)
+        self.config = config
+        self._service = service
+        self._storage = storage if service is None else service.storage
+        self._owns_storage = service is None
+        self.presenter = Presenter(config.render.theme)
+        if sync_state is None and config.storage.database != ":memory:":
+            db = Path(config.storage.database)
+            sync_state = db.with_name(db.name + ".commands.sha256")
+        self.sync_state = sync_state
+        self.synced: bool | None = None
+        """After start-up: True if commands were synced, False if unchanged."""
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("the game service starts in setup_hook")
+        return self._service
+
+    async def setup_hook(self) -> None:
+        if self._service is None:
+            if self._storage is None:
+                from bot.storage import SqliteStorage
+
+                self._storage = SqliteStorage(self.config.storage.database)
+            await self._storage.open()
+            self._service = GameService(self._storage, self.config)
+        self.add_dynamic_items(GameButton)
+        for extension in cog_extensions():
+            await self.load_extension(extension)
+        self.synced = await self.sync_commands()
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._owns_storage and self._storage is not None and self._service is not None:
+                storage, self._service = self._storage, None
+                await storage.close()
+
+    # ------------------------------------------------------------ commands
+
+    def command_payload(self) -> list[dict[str, Any]]:
+        return [c.to_dict(self.tree) for c in self.tree.get_commands()]
+
+    def command_hash(self) -> str:
+        guilds = sorted(self.config.discord.dev_guild_ids)
+        data = {"application": self.application_id, "guilds": guilds,
+                "commands": self.command_payload()}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+    async def sync_commands(self) -> bool:
+        """Sync the commands (to the dev guilds, else globally) if they changed."""
+        digest = self.command_hash()
+        if self.sync_state is not None:
+            try:
+                if self.sync_state.read_text(encoding="utf-8").strip() == digest:
+                    log.info("application commands unchanged: sync skipped")
+                    return False
+            except OSError:
+                pass
+        guilds = self.config.discord.dev_guild_ids
+        if guilds:
+            for guild_id in guilds:
+                guild = discord.Object(guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            log.info("application commands synced to guilds %s", ", ".join(map(str, guilds)))
+        else:
+            await self.tree.sync()
+            log.info("application commands synced globally")
+        if self.sync_state is not None:
+            try:
+                self.sync_state.write_text(digest + "\n", encoding="utf-8")
+            except OSError as exc:
+                log.warning("cannot record the command hash in %s: %s", self.sync_state, exc)
+        return True
+
+    # -------------------------------------------------------------- errors
+
+    async def on_interaction_error(self, interaction: discord.Interaction[Any],
+                                   error: Exception) -> None:
+        """The one error handler of commands and buttons."""
+        text = describe_error(error)
+        if text is None:
+            command = interaction.command.qualified_name if interaction.command else None
+            what = f"/{command}" if command else f"interaction {interaction.data!r}"
+            original = error.original if isinstance(
+                error, app_commands.CommandInvokeError) else error
+            log.error("unexpected error in %s", what, exc_info=original)
+            text = APOLOGY
+        try:
+            await self.presenter.private(interaction, text)
+        except discord.HTTPException as exc:
+            log.warning("could not tell the user about an error: %s", exc)
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("ready as %s (%s) in %d guild(s)", user, user.id if user else "?",
+                 len(self.guilds))
+
+
+class RedactingFormatter(logging.Formatter):
+    """A formatter that replaces the bot token wherever it would appear."""
+
+    def __init__(self, secret: str, fmt: str | None = None) -> None:
+        super().__init__(fmt or "%(asctime)s %(levelname)-8s %(name)s: %(message)s")
+        self.secret = secret
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        return text.replace(self.secret, "[token]") if self.secret else text
+
+
+def setup_logging(token: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter(token))
+    root = logging.getLogger()
+    root.setLevel(logging.INFO)
+    root.addHandler(handler)
+
+
+async def _run(config: Config) -> int:
+    async with BackgammonBot(config) as bot:
+        try:
+            await bot.start(config.token)
+        except discord.LoginFailure:
+            log.error("Discord rejected the token: check DISCORD_TOKEN or discord.token")
+            return 1
+        except discord.PrivilegedIntentsRequired:  # pragma: no cover - default intents only
+            log.error("Discord refused the intents")
+            return 1
+    return 0
+
+
+def run_discord(config: Config) -> int:
+    """Run the bot until it is stopped; the exit status for ``python -m bot``."""
+    setup_logging(config.token)
+    try:
+        return asyncio.run(_run(config))
+    except KeyboardInterrupt:
+        return 0

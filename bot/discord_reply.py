@@ -1,0 +1,191 @@
+"""Turn the service's :class:`~bot.replies.Reply` into Discord messages.
+
+The cogs and the buttons call the service, then hand the reply to a
+:class:`Presenter`, which knows the few Discord rules of answering:
+
+* a refusal (``ok`` false) or an ephemeral reply is sent privately (flags 64);
+* a reply with boards becomes one message: the notify lines (mentions) as the
+  content, one embed per board with the PNG attached, the reply text as the
+  first embed's description, the GNU Backgammon Position ID and Match ID in
+  each embed's footer, and the buttons for the next actions;
+* every interaction is acknowledged within Discord's 3 seconds: a service call
+  slower than :attr:`Presenter.defer_after` is deferred (privately, since its
+  outcome is not known yet), and a board to render is deferred publicly before
+  rendering; PNG rendering runs in a worker thread, never on the event loop.
+
+Nothing here knows the rules of backgammon: the reply says what to show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.buttons import build_view
+from bot.replies import Board, Reply
+from bot.service import Actor, Place
+from render import render_png
+
+MAX_CONTENT = 2000
+MAX_DESCRIPTION = 4096
+EMBED_COLOUR = discord.Colour(0x2E7D32)
+MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
+                                        replied_user=False)
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+class NotInGuild(discord.app_commands.CheckFailure):
+    """A game command used outside a server."""
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """The service's place (guild, channel) of an interaction; a thread is a channel."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise NotInGuild("Backgammon is played in a server channel, not in direct messages.")
+    return Place(interaction.guild_id, interaction.channel_id)
+
+
+def actor_of(user: discord.abc.User) -> Actor:
+    return Actor(user.id, user.display_name, user.bot)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def footer(board: Board) -> str:
+    """The GNU Backgammon IDs of a board (standard variant only), for the embed footer."""
+    parts = []
+    if board.position_id:
+        parts.append(f"Position ID: {board.position_id}")
+    if board.match_id:
+        parts.append(f"Match ID: {board.match_id}")
+    return " · ".join(parts)
+
+
+@dataclass
+class Outgoing:
+    """A message ready to send (content, embeds, files, view)."""
+
+    content: str = ""
+    embeds: list[discord.Embed] = field(default_factory=list)
+    files: list[discord.File] = field(default_factory=list)
+    view: discord.ui.View | None = None
+
+    def kwargs(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"allowed_mentions": MENTION_USERS}
+        if self.content:
+            out["content"] = self.content
+        if self.embeds:
+            out["embeds"] = self.embeds
+        if self.files:
+            out["files"] = self.files
+        if self.view is not None:
+            out["view"] = self.view
+        return out
+
+
+class Presenter:
+    """Renders replies and answers interactions (one per bot)."""
+
+    def __init__(self, theme: str = "default", *, defer_after: float = 2.0) -> None:
+        self.theme = theme
+        self.defer_after = defer_after
+        """Seconds a service call may take before the interaction is deferred."""
+
+    # ------------------------------------------------------------- building
+
+    async def render(self, boards: Sequence[Board]) -> list[bytes]:
+        """PNG bytes of each board, rendered in worker threads."""
+        return list(await asyncio.gather(*(
+            asyncio.to_thread(render_png, b.view, theme=self.theme) for b in boards)))
+
+    async def build(self, reply: Reply, *, code_block: bool = False) -> Outgoing:
+        """The public message for an ``ok`` reply."""
+        out = Outgoing(view=build_view(reply))
+        text = reply.text
+        if code_block and text:
+            text = f"```\n{clip(text, MAX_CONTENT - 10)}\n```"
+        if reply.boards:
+            images = await self.render(reply.boards)
+            for index, (board, png) in enumerate(zip(reply.boards, images, strict=True)):
+                name = f"board-{index + 1}.png"
+                embed = discord.Embed(colour=EMBED_COLOUR)
+                if board.caption:
+                    embed.title = clip(board.caption, 256)
+                if index == 0 and text:
+                    embed.description = clip(text, MAX_DESCRIPTION)
+                embed.set_image(url=f"attachment://{name}")
+                ids = footer(board)
+                if ids:
+                    embed.set_footer(text=ids)
+                out.embeds.append(embed)
+                out.files.append(discord.File(io.BytesIO(png), filename=name))
+            out.content = clip("\n".join(reply.notify), MAX_CONTENT)
+        else:
+            lines = [text, *reply.notify] if text else list(reply.notify)
+            out.content = clip("\n".join(lines), MAX_CONTENT)
+        if reply.attachment is not None:
+            name, data = reply.attachment
+            out.files.append(discord.File(io.BytesIO(data), filename=name))
+        if not out.content and not out.embeds and not out.files:
+            out.content = "Done."
+        return out
+
+    # ------------------------------------------------------------ answering
+
+    async def call(self, interaction: discord.Interaction[Any],
+                   work: Awaitable[Reply]) -> Reply:
+        """Await a service call; defer the interaction (privately) if it is slow."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            return await task
+
+    async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """An ephemeral answer, whatever state the interaction is in."""
+        text = clip(text or "Done.", MAX_CONTENT)
+        if not interaction.response.is_done():
+            await interaction.response.send_message(text, ephemeral=True,
+                                                    allowed_mentions=NO_MENTIONS)
+        else:
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+
+    async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
+                   from_button: bool = False, code_block: bool = False) -> None:
+        """Answer ``interaction`` with ``reply``.
+
+        From a button, an accepted action also strips the buttons of the
+        message pressed (they are stale now) and posts the new state as a new
+        message, so the channel keeps the game's history.
+        """
+        if not reply.ok or reply.ephemeral:
+            await self.private(interaction, reply.text)
+            return
+        response = interaction.response
+        slow = bool(reply.boards or reply.attachment)
+        if not response.is_done():
+            if from_button:
+                await response.edit_message(view=None)
+            elif slow:
+                await response.defer(thinking=True)
+            else:
+                out = await self.build(reply, code_block=code_block)
+                await response.send_message(**out.kwargs())
+                return
+            out = await self.build(reply, code_block=code_block)
+            await interaction.followup.send(wait=True, **out.kwargs())
+            return
+        # Deferred privately because the service was slow: resolve the private
+        # "thinking" message, then post the state publicly.
+        await interaction.edit_original_response(content="Done: see below.")
+        out = await self.build(reply, code_block=code_block)
+        await interaction.followup.send(wait=True, **out.kwargs())

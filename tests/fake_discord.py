@@ -1,0 +1,626 @@
+"""A small fake Discord for end-to-end tests: REST and the websocket gateway on 127.0.0.1.
+
+The real discord.py client talks to it unmodified; the test fixture only
+redirects ``discord.http.Route.BASE`` and
+``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` here.
+
+What it does, like Discord:
+
+* ``GET /users/@me``, ``GET /oauth2/applications/@me`` (the application id),
+  ``GET /gateway/bot``;
+* command sync: ``PUT /applications/{id}/commands`` and the guild variant
+  (the payloads are kept: :attr:`FakeDiscord.syncs`, :attr:`FakeDiscord.commands`);
+* the gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats and their
+  ACKs, zlib-stream compression when asked;
+* interactions: :meth:`FakeDiscord.slash`, :meth:`FakeDiscord.autocomplete`
+  and :meth:`FakeDiscord.click` send ``INTERACTION_CREATE``; the callback
+  ``POST /interactions/{id}/{token}/callback`` (JSON or multipart with
+  ``payload_json`` and ``files[n]``) answers with the response message id;
+  follow-ups ``/webhooks/{app_id}/{token}`` and ``.../messages/@original``;
+* channel messages and threads (``POST /channels/{id}/threads``,
+  ``POST /channels/{id}/messages``, ``DELETE /channels/{id}``).
+
+JSON answers have a ``Content-Type`` of exactly ``application/json`` (what
+discord.py checks).  Requests the fake does not know are recorded in
+:attr:`FakeDiscord.unknown` and answered 404.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from aiohttp import BodyPartReader, WSMsgType, web
+
+EPHEMERAL = 64
+LOADING = 128
+ALL_PERMISSIONS = discord.Permissions.all().value
+TIMEOUT = 15.0
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class User:
+    id: int
+    name: str
+    bot: bool = False
+
+    def json(self) -> dict[str, Any]:
+        return {"id": str(self.id), "username": self.name, "global_name": self.name,
+                "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0}
+
+    def member(self) -> dict[str, Any]:
+        return {"user": self.json(), "roles": [], "joined_at": now(), "deaf": False,
+                "mute": False, "flags": 0, "nick": None, "avatar": None,
+                "permissions": str(ALL_PERMISSIONS)}
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    guild_id: int
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+    flags: int = 0
+    interaction_id: int | None = None
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        return bool(self.flags & LOADING)
+
+    @property
+    def text(self) -> str:
+        """Content and embed descriptions together (what a reader sees)."""
+        parts = [self.content] + [str(e.get("description", "")) for e in self.embeds]
+        return "\n".join(p for p in parts if p)
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.components for c in row.get("components", [])
+                if "custom_id" in c]
+
+    def button(self, label: str) -> dict[str, Any]:
+        for row in self.components:
+            for c in row.get("components", []):
+                if c.get("label") == label:
+                    return dict(c)
+        raise KeyError(f"no button {label!r} on message {self.id}: "
+                       f"{[c.get('label') for r in self.components for c in r['components']]}")
+
+    def labels(self) -> list[str]:
+        return [str(c.get("label")) for row in self.components
+                for c in row.get("components", [])]
+
+    def json(self, base: str) -> dict[str, Any]:
+        return {
+            "id": str(self.id), "channel_id": str(self.channel_id),
+            "guild_id": str(self.guild_id), "author": self.author.json(),
+            "content": self.content, "timestamp": now(), "edited_timestamp": None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
+            "attachments": [
+                {"id": str(i), "filename": name, "size": len(data),
+                 "url": f"{base}/attachments/{self.id}/{name}",
+                 "proxy_url": f"{base}/attachments/{self.id}/{name}",
+                 "content_type": "image/png" if name.endswith(".png") else None}
+                for i, (name, data) in enumerate(self.files.items())],
+            "embeds": self.embeds, "pinned": False, "type": 0, "flags": self.flags,
+            "components": self.components,
+        }
+
+
+@dataclass
+class Interaction:
+    """One interaction sent to the bot and everything it answered."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel_id: int
+    callbacks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    messages: list[Message] = field(default_factory=list)
+    """Messages this interaction created or resolved (not the loading placeholder)."""
+    edits: list[Message] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    original: Message | None = None
+    source: Message | None = None
+    fake: FakeDiscord | None = None
+
+    @property
+    def callback_type(self) -> int:
+        return self.callbacks[0][0] if self.callbacks else 0
+
+    async def acknowledged(self) -> int:
+        assert self.fake is not None
+        await self.fake.until(lambda: bool(self.callbacks))
+        return self.callback_type
+
+    async def message(self, index: int = 0) -> Message:
+        """The ``index``-th message this interaction produced (waits for it)."""
+        assert self.fake is not None
+        await self.fake.until(lambda: len(self.messages) > index)
+        return self.messages[index]
+
+    async def public(self) -> Message:
+        """The first non-ephemeral message this interaction produced."""
+        assert self.fake is not None
+        await self.fake.until(lambda: any(not m.ephemeral for m in self.messages))
+        return next(m for m in self.messages if not m.ephemeral)
+
+
+class FakeDiscord:
+    """The fake server: one application, one guild with one text channel."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self.app_id = self.snowflake()
+        self.bot_user = User(self.app_id, "bgbot", bot=True)
+        self.guild_id = self.snowflake()
+        self.channel_id = self.snowflake()
+        self.users: dict[int, User] = {}
+        self.messages: dict[int, Message] = {}
+        self.channels: dict[int, dict[str, Any]] = {
+            self.channel_id: {"id": str(self.channel_id), "type": 0, "name": "general",
+                              "guild_id": str(self.guild_id), "position": 0,
+                              "permission_overwrites": [], "nsfw": False,
+                              "rate_limit_per_user": 0, "topic": None, "parent_id": None}}
+        self.interactions: dict[str, Interaction] = {}
+        self.syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
+        self.commands: dict[str, dict[str, Any]] = {}
+        self.tokens: list[str] = []
+        self.heartbeats = 0
+        self.unknown: list[str] = []
+        self.app_permissions = ALL_PERMISSIONS
+        self._sockets: list[Socket] = []
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------ plumbing
+
+    def snowflake(self) -> int:
+        return next(self._ids)
+
+    def user(self, name: str) -> User:
+        user = User(self.snowflake(), name)
+        self.users[user.id] = user
+        return user
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def api(self) -> str:
+        return f"{self.base}/api/v10"
+
+    @property
+    def gateway(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        sockets = getattr(server, "sockets", None)
+        assert sockets
+        self.port = sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        for sock in list(self._sockets):
+            await sock.ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def until(self, predicate: Callable[[], bool], timeout: float = TIMEOUT) -> None:
+        async def wait() -> None:
+            async with self._changed:
+                await self._changed.wait_for(predicate)
+
+        await asyncio.wait_for(wait(), timeout)
+
+    @staticmethod
+    def _json(data: Any, status: int = 200) -> web.Response:
+        return web.Response(status=status, body=json.dumps(data).encode(),
+                            headers={"Content-Type": "application/json"})
+
+    # ------------------------------------------------------------- gateway
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        sock = Socket(ws, request.query.get("compress") == "zlib-stream")
+        self._sockets.append(sock)
+        try:
+            await sock.send({"op": 10, "d": {"heartbeat_interval": 41250}})
+            async for msg in ws:
+                if msg.type is not WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    self.heartbeats += 1
+                    await sock.send({"op": 11})
+                elif op == 2:
+                    await self._identify(sock, data["d"])
+        finally:
+            self._sockets.remove(sock)
+        return ws
+
+    async def _identify(self, sock: Socket, data: dict[str, Any]) -> None:
+        self.tokens.append(str(data.get("token")))
+        shard = data.get("shard") or [0, 1]
+        await sock.dispatch("READY", {
+            "v": 10, "user": self.bot_user.json(), "guilds": [
+                {"id": str(self.guild_id), "unavailable": True}],
+            "session_id": f"session-{self.snowflake()}", "resume_gateway_url": self.gateway,
+            "shard": shard, "application": {"id": str(self.app_id), "flags": 0},
+        })
+        await sock.dispatch("GUILD_CREATE", self._guild())
+        sock.ready = True
+        await self._notify()
+
+    def _guild(self) -> dict[str, Any]:
+        return {
+            "id": str(self.guild_id), "name": "Backgammon club", "icon": None,
+            "owner_id": str(next(iter(self.users), self.app_id)), "unavailable": False,
+            "roles": [{"id": str(self.guild_id), "name": "@everyone",
+                       "permissions": str(ALL_PERMISSIONS), "position": 0, "color": 0,
+                       "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+            "channels": [c for c in self.channels.values() if c["type"] == 0],
+            "threads": [], "members": [self.bot_user.member()], "member_count": 3,
+            "joined_at": now(), "large": False, "features": [], "emojis": [],
+            "stickers": [], "voice_states": [], "presences": [], "stage_instances": [],
+            "guild_scheduled_events": [], "premium_tier": 0, "preferred_locale": "en-US",
+            "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
+            "system_channel_flags": 0, "afk_timeout": 300, "soundboard_sounds": [],
+        }
+
+    async def connected(self) -> None:
+        """Wait until a bot has identified (READY and GUILD_CREATE were sent)."""
+        await self.until(lambda: any(s.ready for s in self._sockets))
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        socks = [s for s in self._sockets if s.ready]
+        assert socks, "no bot is connected to the fake gateway"
+        await socks[-1].dispatch(event, data)
+
+    # ---------------------------------------------------------- interactions
+
+    def _channel(self, channel_id: int) -> dict[str, Any]:
+        channel = dict(self.channels[channel_id])
+        channel.setdefault("permissions", str(ALL_PERMISSIONS))
+        return channel
+
+    def _interaction(self, kind: int, user: User, channel_id: int,
+                     data: dict[str, Any], *, message: Message | None = None,
+                     app_permissions: int | None = None) -> tuple[Interaction, dict[str, Any]]:
+        iid = self.snowflake()
+        token = f"itoken-{iid}"
+        record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message)
+        self.interactions[token] = record
+        payload: dict[str, Any] = {
+            "id": str(iid), "application_id": str(self.app_id), "type": kind,
+            "token": token, "version": 1, "guild_id": str(self.guild_id),
+            "channel_id": str(channel_id), "channel": self._channel(channel_id),
+            "member": user.member(), "locale": "en-US", "guild_locale": "en-US",
+            "app_permissions": str(self.app_permissions if app_permissions is None
+                                   else app_permissions),
+            "attachment_size_limit": 25 * 1024 * 1024, "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "data": data,
+        }
+        if message is not None:
+            payload["message"] = message.json(self.base)
+        return record, payload
+
+    def _options(self, name: str, values: dict[str, Any], focused: str | None = None,
+                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+        command = self.commands.get(name)
+        assert command is not None, f"/{name} was never synced to the fake"
+        spec = {o["name"]: o for o in command.get("options", [])}
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
+        for key, value in values.items():
+            assert key in spec, f"/{name} has no option {key!r}: {sorted(spec)}"
+            kind = spec[key]["type"]
+            option: dict[str, Any] = {"name": key, "type": kind}
+            if kind == 6:
+                assert isinstance(value, User)
+                option["value"] = str(value.id)
+                resolved.setdefault("users", {})[str(value.id)] = value.json()
+                member = value.member()
+                member.pop("user")
+                resolved.setdefault("members", {})[str(value.id)] = member
+            else:
+                option["value"] = value
+            if key == focused:
+                option["focused"] = True
+            options.append(option)
+        data = {"id": command["id"], "name": name, "type": 1, "options": options,
+                "guild_id": str(self.guild_id)}
+        return data, resolved
+
+    async def slash(self, user: User, name: str, /, *, channel: int | None = None,
+                    app_permissions: int | None = None, **options: Any) -> Interaction:
+        """``user`` runs ``/name option:value...``."""
+        data, resolved = self._options(name, options)
+        if resolved:
+            data["resolved"] = resolved
+        record, payload = self._interaction(2, user, channel or self.channel_id, data,
+                                            app_permissions=app_permissions)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    async def autocomplete(self, user: User, name: str, option: str, typed: str, *,
+                           channel: int | None = None) -> list[str]:
+        """The autocomplete choices the bot offers for ``option`` while typing ``typed``."""
+        data, _ = self._options(name, {option: typed}, focused=option)
+        record, payload = self._interaction(4, user, channel or self.channel_id, data)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        await self.until(lambda: record.choices is not None)
+        assert record.choices is not None
+        return [str(c["value"]) for c in record.choices]
+
+    async def click(self, user: User, message: Message, label: str) -> Interaction:
+        """``user`` presses the button labelled ``label`` on ``message``."""
+        button = message.button(label)
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        record, payload = self._interaction(3, user, message.channel_id, data,
+                                            message=message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
+    # ----------------------------------------------------------------- REST
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        parts = path.strip("/").split("/")
+        method = request.method
+        response: web.StreamResponse | None = None
+        if method == "GET" and path == "/users/@me":
+            response = self._json(self.bot_user.json())
+        elif method == "GET" and path == "/oauth2/applications/@me":
+            response = self._json({
+                "id": str(self.app_id), "name": "bgbot", "icon": None, "description": "",
+                "bot_public": True, "bot_require_code_grant": False,
+                "owner": self.bot_user.json(), "verify_key": "00", "flags": 0,
+                "team": None, "summary": "", "rpc_origins": [],
+                "interactions_endpoint_url": None})
+        elif method == "GET" and path == "/gateway/bot":
+            response = self._json({"url": self.gateway, "shards": 1, "session_start_limit": {
+                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})
+        elif method == "PUT" and parts[0] == "applications" and parts[-1] == "commands":
+            guild = int(parts[3]) if len(parts) == 5 else None
+            response = await self._sync(request, guild)
+        elif method == "POST" and parts[0] == "interactions" and parts[-1] == "callback":
+            response = await self._callback(request, parts[2])
+        elif parts[0] == "webhooks" and len(parts) >= 3:
+            response = await self._webhook(request, method, parts[2], parts[3:])
+        elif parts[0] == "channels":
+            response = await self._channels(request, method, parts[1:])
+        if response is None:
+            self.unknown.append(f"{method} {path}")
+            response = self._json({"message": "404: Not Found", "code": 0}, 404)
+        await self._notify()
+        return response
+
+    async def _sync(self, request: web.Request, guild: int | None) -> web.Response:
+        payload = await request.json()
+        out = []
+        for command in payload:
+            stored = dict(command, id=str(self.snowflake()), application_id=str(self.app_id),
+                          version=str(self.snowflake()))
+            if guild is not None:
+                stored["guild_id"] = str(guild)
+            self.commands[command["name"]] = stored
+            out.append(stored)
+        self.syncs.append((guild, payload))
+        return self._json(out)
+
+    async def _body(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+        """JSON body, or multipart ``payload_json`` with its ``files[n]``."""
+        if not request.content_type.startswith("multipart/"):
+            if not request.can_read_body:
+                return {}, {}
+            return await request.json(), {}
+        payload: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            assert isinstance(part, BodyPartReader)
+            name = part.name
+            data = await part.read()
+            if name == "payload_json":
+                payload = json.loads(data)
+            elif name and name.startswith("files["):
+                filename = part.filename or name
+                files[filename] = bytes(data)
+        return payload, files
+
+    def _new_message(self, channel_id: int, payload: dict[str, Any], files: dict[str, bytes],
+                     *, flags: int = 0, interaction: int | None = None) -> Message:
+        message = Message(self.snowflake(), channel_id, self.guild_id, self.bot_user,
+                          interaction_id=interaction)
+        self._apply(message, payload, files)
+        message.flags |= flags | int(payload.get("flags", 0))
+        self.messages[message.id] = message
+        return message
+
+    @staticmethod
+    def _apply(message: Message, payload: dict[str, Any], files: dict[str, bytes]) -> None:
+        if "content" in payload:
+            message.content = payload["content"] or ""
+        if "embeds" in payload:
+            message.embeds = payload["embeds"] or []
+        if "components" in payload:
+            message.components = payload["components"] or []
+        if "attachments" in payload:
+            keep = {a.get("filename") for a in payload["attachments"] if "filename" in a}
+            message.files = {n: d for n, d in message.files.items() if n in keep}
+        message.files.update(files)
+
+    async def _callback(self, request: web.Request, token: str) -> web.Response:
+        record = self.interactions[token]
+        body, files = await self._body(request)
+        kind = int(body["type"])
+        data = body.get("data") or {}
+        assert not record.callbacks, "an interaction can be answered only once"
+        record.callbacks.append((kind, data))
+        message: Message | None = None
+        if kind == 4:
+            message = self._new_message(record.channel_id, data, files, interaction=record.id)
+            record.original = message
+            record.messages.append(message)
+        elif kind == 5:
+            message = self._new_message(record.channel_id, {}, {},
+                                        flags=LOADING | int(data.get("flags", 0)),
+                                        interaction=record.id)
+            record.original = message
+        elif kind in (6, 7):
+            message = record.source
+            record.original = message
+            if kind == 7 and message is not None:
+                self._apply(message, data, files)
+                record.edits.append(message)
+        elif kind == 8:
+            record.choices = list(data.get("choices", []))
+        answer: dict[str, Any] = {"interaction": {
+            "id": str(record.id), "type": record.type,
+            "response_message_id": str(message.id) if message else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(message and message.ephemeral)}}
+        if message is not None:
+            answer["resource"] = {"type": kind, "message": message.json(self.base)}
+        return self._json(answer)
+
+    async def _webhook(self, request: web.Request, method: str, token: str,
+                       rest: list[str]) -> web.StreamResponse | None:
+        record = self.interactions.get(token)
+        if record is None:
+            return self._json({"message": "Unknown Webhook", "code": 10015}, 404)
+        body, files = await self._body(request)
+        if method == "POST" and not rest:
+            original = record.original
+            if original is not None and original.loading:
+                # The first follow-up of a deferred interaction replaces "thinking...".
+                original.flags &= ~LOADING
+                self._apply(original, body, files)
+                record.messages.append(original)
+                message = original
+            else:
+                message = self._new_message(record.channel_id, body, files,
+                                            interaction=record.id)
+                record.messages.append(message)
+            return self._json(message.json(self.base))
+        if len(rest) == 2 and rest[0] == "messages":
+            target = record.original if rest[1] == "@original" else self.messages.get(
+                int(rest[1]))
+            if target is None:
+                return self._json({"message": "Unknown Message", "code": 10008}, 404)
+            if method == "PATCH":
+                was_loading = target.loading
+                target.flags &= ~LOADING
+                self._apply(target, body, files)
+                (record.messages if was_loading else record.edits).append(target)
+                return self._json(target.json(self.base))
+            if method == "GET":
+                return self._json(target.json(self.base))
+            if method == "DELETE":
+                self.messages.pop(target.id, None)
+                return web.Response(status=204)
+        return None
+
+    async def _channels(self, request: web.Request, method: str,
+                        rest: list[str]) -> web.StreamResponse | None:
+        channel_id = int(rest[0])
+        if channel_id not in self.channels:
+            return self._json({"message": "Unknown Channel", "code": 10003}, 404)
+        body, files = await self._body(request)
+        if method == "POST" and rest[1:] == ["threads"]:
+            thread_id = self.snowflake()
+            thread = {
+                "id": str(thread_id), "type": int(body.get("type", 11)),
+                "guild_id": str(self.guild_id), "parent_id": str(channel_id),
+                "name": body["name"], "owner_id": str(self.app_id), "flags": 0,
+                "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,
+                "thread_metadata": {"archived": False, "locked": False,
+                                    "auto_archive_duration": body.get(
+                                        "auto_archive_duration", 1440),
+                                    "archive_timestamp": now()}}
+            self.channels[thread_id] = thread
+            await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
+            return self._json(thread, 201)
+        if method == "DELETE" and not rest[1:]:
+            channel = self.channels.pop(channel_id)
+            return self._json(channel)
+        if method == "POST" and rest[1:] == ["messages"]:
+            message = self._new_message(channel_id, body, files)
+            return self._json(message.json(self.base))
+        if method == "PATCH" and len(rest) == 3 and rest[1] == "messages":
+            message = self.messages[int(rest[2])]
+            self._apply(message, body, files)
+            return self._json(message.json(self.base))
+        return None
+
+    def channel_messages(self, channel_id: int) -> list[Message]:
+        return [m for m in self.messages.values() if m.channel_id == channel_id]
+
+
+class Socket:
+    """One gateway connection (zlib-stream compressed when the client asked)."""
+
+    def __init__(self, ws: web.WebSocketResponse, compress: bool) -> None:
+        self.ws = ws
+        self.ready = False
+        self.seq = 0
+        self._zlib = zlib.compressobj() if compress else None
+        self._lock = asyncio.Lock()
+
+    async def send(self, payload: dict[str, Any]) -> None:
+        text = json.dumps(payload)
+        async with self._lock:
+            if self._zlib is None:
+                await self.ws.send_str(text)
+            else:
+                data = self._zlib.compress(text.encode()) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+                await self.ws.send_bytes(data)
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        self.seq += 1
+        await self.send({"op": 0, "t": event, "s": self.seq, "d": data})

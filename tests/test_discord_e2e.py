@@ -1,0 +1,395 @@
+"""End to end: the real discord.py client (the project's bot and cogs) against a fake Discord.
+
+The fake (tests/fake_discord.py) serves REST and the websocket gateway on
+127.0.0.1; only ``Route.BASE`` and ``DiscordWebSocket.DEFAULT_GATEWAY`` are
+redirected.  Errors logged by the bot or by discord.py fail the test (discord.py
+only logs exceptions raised in commands and buttons).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import logging
+import re
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import discord
+import pytest
+import yarl
+from fake_discord import EPHEMERAL, FakeDiscord, Interaction, Message, User
+from PIL import Image
+
+from bot import fairdice
+from bot.config import Config, DiscordConfig, GameConfig, StorageConfig
+from bot.discord_app import BackgammonBot
+from bot.service import GameService
+from bot.storage import SqliteStorage
+
+TOKEN = "fake.bot-token.SECRET-do-not-log"
+BOARD_WIDTH = 800
+
+
+class Script:
+    """Dice for every game in order, whatever the seed; then a fixed seed's dice."""
+
+    def __init__(self, dice: Iterable[int] = ()) -> None:
+        self.values = list(dice)
+        self.fallback = (int(c, 16) % 6 + 1 for c in itertools.cycle("3a91f07c5e2d84b6"))
+
+    def __call__(self, seed: str, start: int) -> Script.Stream:
+        return Script.Stream(self)
+
+    class Stream:
+        def __init__(self, script: Script) -> None:
+            self.script = script
+            self.drawn = 0
+
+        def die(self) -> int:
+            self.drawn += 1
+            if self.script.values:
+                return self.script.values.pop(0)
+            return next(self.script.fallback)
+
+
+class Capture(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[logging.LogRecord] = []
+        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    def text(self) -> str:
+        return "\n".join(self.format(r) for r in self.records)
+
+
+@pytest.fixture
+def logs() -> Iterator[Capture]:
+    """Every log record during the test; errors fail it, and the token must not appear."""
+    capture = Capture()
+    root = logging.getLogger()
+    chatty = logging.getLogger("discord")  # its debug logs show what is sent and received
+    old = root.level, chatty.level
+    root.addHandler(capture)
+    root.setLevel(logging.INFO)
+    chatty.setLevel(logging.DEBUG)
+    try:
+        yield capture
+    finally:
+        root.removeHandler(capture)
+        root.setLevel(old[0])
+        chatty.setLevel(old[1])
+    errors = [capture.format(r) for r in capture.records if r.levelno >= logging.ERROR]
+    assert not errors, "errors were logged:\n" + "\n".join(errors)
+    assert TOKEN not in capture.text()
+
+
+@pytest.fixture
+async def fake(monkeypatch: pytest.MonkeyPatch, logs: Capture) -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord()
+    await server.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", server.api)
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
+                        yarl.URL(server.gateway))
+    try:
+        yield server
+    finally:
+        await server.stop()
+    assert not server.unknown, f"the bot called unknown routes: {server.unknown}"
+
+
+class Host:
+    """Starts and stops the project's bot on one database, against the fake."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Path,
+                 dice: Callable[[str, int], fairdice.DiceStream]) -> None:
+        self.fake = fake
+        self.db = tmp_path / "bg.sqlite3"
+        self.config = Config(discord=DiscordConfig(use_threads=False),
+                             storage=StorageConfig(database=str(self.db)))
+        self.dice = dice
+        self.bot: BackgammonBot | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.storage: SqliteStorage | None = None
+
+    async def start(self, config: Config | None = None) -> BackgammonBot:
+        if config is not None:
+            self.config = config
+        self.storage = SqliteStorage(self.db)
+        await self.storage.open()
+        seeds = (f"{n:064x}" for n in itertools.count(1))
+        service = GameService(self.storage, self.config, dice=self.dice,
+                              dice_seed=lambda: next(seeds))
+        bot = BackgammonBot(self.config, service=service, guild_ready_timeout=0.05)
+        self.bot = bot
+        self.task = asyncio.create_task(bot.start(TOKEN))
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({self.task, ready}, timeout=15,
+                                     return_when=asyncio.FIRST_COMPLETED)
+        if ready not in done:
+            ready.cancel()
+            if self.task in done:
+                self.task.result()
+            raise AssertionError("the bot did not become ready")
+        await self.fake.connected()
+        return bot
+
+    async def stop(self) -> None:
+        if self.bot is not None:
+            await self.bot.close()
+        if self.task is not None:
+            await asyncio.wait_for(self.task, 10)
+        if self.storage is not None:
+            await self.storage.close()
+        self.bot = self.task = self.storage = None
+
+
+@pytest.fixture
+async def host(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Host]:
+    h = Host(fake, tmp_path, fairdice.SeededDice)  # real dice from fixed seeds
+    try:
+        yield h
+    finally:
+        await h.stop()
+
+
+def users(fake: FakeDiscord) -> tuple[User, User, User]:
+    return fake.user("alice"), fake.user("bob"), fake.user("carol")
+
+
+def pngs(message: Message) -> list[Image.Image]:
+    images: list[Image.Image] = []
+    for name, data in message.files.items():
+        assert name.endswith(".png")
+        image = Image.open(io.BytesIO(data))
+        image.load()
+        assert image.format == "PNG"
+        images.append(image)
+    return images
+
+
+def assert_board_message(message: Message) -> None:
+    """An embed per board, each showing its attached PNG, with the GNU IDs in the footer."""
+    assert not message.ephemeral
+    assert message.embeds, message
+    images = pngs(message)
+    assert len(images) == len(message.embeds)
+    for embed, (name, image) in zip(message.embeds, zip(message.files, images, strict=True),
+                                    strict=True):
+        assert embed["image"]["url"] == f"attachment://{name}"
+        assert image.width == BOARD_WIDTH and 300 < image.height < 1000
+        assert re.fullmatch(r"Position ID: \S{14} · Match ID: \S{12}", embed["footer"]["text"])
+
+
+def turn_of(message: Message) -> int:
+    found = re.search(r"<@(\d+)> to play", message.content)
+    assert found, message.content
+    return int(found[1])
+
+
+def button_users(message: Message, label: str) -> list[int]:
+    users_part = message.button(label)["custom_id"].split(":")[4]
+    return [int(u) for u in users_part.split(".") if u]
+
+
+async def private(record: Interaction) -> str:
+    message = await record.message()
+    assert message.flags & EPHEMERAL, message
+    return message.content
+
+
+async def start_game(fake: FakeDiscord, alice: User, bob: User, **terms: int) -> Message:
+    """alice challenges bob, bob accepts with the button; the first board."""
+    record = await fake.slash(alice, "challenge", opponent=bob, **terms)
+    challenge = await record.public()
+    assert "alice challenges bob" in challenge.content
+    assert challenge.labels() == ["Accept", "Decline"]
+    assert button_users(challenge, "Accept") == [bob.id]
+    accepted = await fake.click(bob, challenge, "Accept")
+    assert await accepted.acknowledged() == 7  # the pressed message loses its buttons
+    assert challenge.components == []
+    board = await accepted.public()
+    assert_board_message(board)
+    return board
+
+
+# --------------------------------------------------------------------- tests
+
+
+async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, carol = users(fake)
+    bot = await host.start()
+    assert bot.synced is True and len(fake.syncs) == 1
+    names = {c["name"] for c in fake.syncs[0][1]}
+    assert {"challenge", "accept", "decline", "roll", "move", "undo", "double", "take",
+            "drop", "beaver", "resign", "board", "leaderboard", "stats", "export", "verify",
+            "rules", "help"} <= names
+    assert fake.tokens == [TOKEN] and fake.heartbeats >= 1
+
+    board = await start_game(fake, alice, bob, length=1)
+    assert "Opening throw" in board.embeds[0]["description"]
+    by_id = {alice.id: alice, bob.id: bob}
+    seen = 0
+    for _ in range(400):
+        text = board.text
+        if "wins the 1-point match" in text:
+            break
+        rolling = "Roll" in board.labels()
+        if rolling:
+            (player,) = button_users(board, "Roll")
+            record = await fake.click(by_id[player], board, "Roll")
+        else:
+            player = turn_of(board)
+            plays = await fake.autocomplete(by_id[player], "move", "moves", "")
+            assert 1 <= len(plays) <= 25
+            record = await fake.slash(by_id[player], "move", moves=plays[0])
+        board = await record.public()
+        assert_board_message(board)
+        if rolling:  # the dice just rolled are always in the text
+            assert re.search(rf"{by_id[player].name} rolled \d-\d", board.text), board.text
+        seen += 1
+    else:
+        raise AssertionError("the game did not end")
+    assert seen > 10
+    assert "Dice seed of game 1" in board.text
+    assert board.components == []  # nothing more to press
+
+    record = await fake.slash(carol, "leaderboard")
+    table = (await record.public()).content
+    assert "Leaderboard by rating" in table and "alice" in table and "bob" in table
+    record = await fake.slash(alice, "stats", user=bob)
+    assert "bob: rating" in (await record.public()).content
+    record = await fake.slash(bob, "verify", game=1)
+    assert "dice match the seed" in (await record.public()).content
+
+
+async def test_double_taken_then_dropped_and_refusals(fake: FakeDiscord, tmp_path: Path,
+                                                      logs: Capture) -> None:
+    # alice opens with 3-1; bob doubles, alice takes; bob rolls 4-2;
+    # alice redoubles, bob drops; the money game is settled and game 2 starts.
+    h = Host(fake, tmp_path, Script([3, 1, 4, 2, 5, 2, 6, 3]))
+    alice, bob, carol = users(fake)
+    await h.start()
+    try:
+        board = await start_game(fake, alice, bob, stake=5)
+        assert turn_of(board) == alice.id and "3-1" in board.text
+
+        every = await fake.autocomplete(alice, "move", "moves", "")
+        plays = await fake.autocomplete(alice, "move", "moves", "8/5")
+        assert "8/5 6/5" in plays and len(plays) < len(every) <= 25
+        assert "24/20" in every and "24/20" not in plays
+        assert await fake.autocomplete(bob, "move", "moves", "") == []
+
+        refused = await fake.slash(alice, "move", moves="24/1")
+        assert (await refused.message()).flags & EPHEMERAL
+        refused = await fake.slash(bob, "move", moves="13/10 13/12")
+        assert "not your turn" in await private(refused)
+        refused = await fake.slash(carol, "roll")
+        assert "not playing" in await private(refused)
+
+        record = await fake.slash(alice, "move", moves="8/5 6/5")
+        board = await record.public()
+        assert "alice plays 8/5 6/5" in board.text
+        assert board.labels() == ["Roll", "Double"]
+        assert button_users(board, "Double") == [bob.id]
+
+        wrong = await fake.click(alice, board, "Double")
+        assert f"Only <@{bob.id}> can press Double" in await private(wrong)
+
+        record = await fake.click(bob, board, "Double")
+        offer = await record.public()
+        assert "bob doubles to 2" in offer.text
+        assert sorted(offer.labels()) == ["Drop", "Take"]
+        record = await fake.click(alice, offer, "Take")
+        taken = await record.public()
+        assert "alice takes: the cube is at 2" in taken.text
+        assert "bob rolled 4-2" in taken.text and turn_of(taken) == bob.id  # rolls at once
+        record = await fake.slash(bob, "move", moves="8/4 6/4")
+        board = await record.public()
+        assert "Double" in board.labels()
+        record = await fake.slash(alice, "double")
+        offer = await record.public()
+        assert "alice doubles to 4" in offer.text
+        record = await fake.click(bob, offer, "Drop")
+        settled = await record.public()
+        assert "bob drops" in settled.text
+        assert "alice wins a single game (double dropped): 2 points" in settled.text
+        assert "alice +2, bob -2 points (+10 / -10 at 5 a point)" in settled.text
+        assert "Game 2 begins" in settled.text
+        assert len(settled.embeds) == 2  # the final board, then game 2's board
+        assert_board_message(settled)
+
+        # /double was typed, so that board still shows its (now stale) buttons
+        stale = await fake.click(alice, board, "Roll")
+        assert "moved on" in await private(stale)
+    finally:
+        await h.stop()
+
+
+async def test_buttons_survive_a_restart_and_sync_is_skipped(fake: FakeDiscord,
+                                                             host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()
+    board = await start_game(fake, alice, bob, stake=1)
+    player = turn_of(board)
+    mover = alice if player == alice.id else bob
+    plays = await fake.autocomplete(mover, "move", "moves", "")
+    record = await fake.slash(mover, "move", moves=plays[0])
+    board = await record.public()
+    assert "Roll" in board.labels()
+    await host.stop()
+
+    await host.start()  # a new Bot instance on the same database
+    assert host.bot is not None and host.bot.synced is False
+    assert len(fake.syncs) == 1  # the command payload did not change
+    (roller,) = button_users(board, "Roll")
+    record = await fake.click(alice if roller == alice.id else bob, board, "Roll")
+    rolled = await record.public()
+    assert re.search(r"rolled \d-\d", rolled.text)
+    assert_board_message(rolled)
+
+
+async def test_missing_permissions_are_named(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()
+    await start_game(fake, alice, bob, stake=1)
+    no_files = discord.Permissions.all()
+    no_files.attach_files = False
+    record = await fake.slash(alice, "board", app_permissions=no_files.value)
+    assert "Attach Files" in await private(record)
+
+
+async def test_game_in_a_thread(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    record = await fake.slash(alice, "challenge", opponent=bob, length=3)
+    note = await private(record)
+    thread_id = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    assert fake.channels[thread_id]["type"] == 11
+    (challenge,) = fake.channel_messages(thread_id)
+    assert bob.mention in challenge.content
+    accepted = await fake.click(bob, challenge, "Accept")
+    board = await accepted.public()
+    assert board.channel_id == thread_id
+    assert_board_message(board)
+    record = await fake.slash(alice, "board", channel=thread_id)
+    assert_board_message(await record.public())
+    record = await fake.slash(alice, "board")  # the parent channel has no game
+    assert "no game in this channel" in await private(record)
+
+
+async def test_no_thread_permission_plays_in_the_channel(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=True),
+                             game=GameConfig()))
+    perms = discord.Permissions.all()
+    perms.create_public_threads = False
+    record = await fake.slash(alice, "challenge", opponent=bob, app_permissions=perms.value)
+    message = await record.public()
+    assert "Create Public Threads" in message.content
+    assert message.channel_id == fake.channel_id

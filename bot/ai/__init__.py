@@ -1,0 +1,34 @@
+"""The AI opponent, hints and game analysis (bgsage for standard backgammon, a
+heuristic for the variants).  See the modules:
+
+* :mod:`bot.ai.convert`   engine positions <-> bgsage boards
+* :mod:`bot.ai.levels`    named levels (depth + noise); default ``strong``
+* :mod:`bot.ai.context`   the match score the game does not carry
+* :mod:`bot.ai.player`    ``decide(game, context, level, rng) -> Decision``
+* :mod:`bot.ai.heuristic` the documented heuristic player (variants, baseline)
+* :mod:`bot.ai.analysis`  ``hint`` and ``analyze``
+* :mod:`bot.ai.runner`    ``AIRunner``: the same, off the event loop, with a time limit
+"""
+
+from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
+from bot.ai.context import MatchContext
+from bot.ai.levels import DEFAULT_LEVEL, LEVELS, Level, get_level
+from bot.ai.player import Decision, NoDecision, apply_decision, decide
+from bot.ai.runner import AIRunner
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "AIRunner",
+    "Decision",
+    "GameAnalysis",
+    "Hint",
+    "Level",
+    "MatchContext",
+    "NoDecision",
+    "analyze",
+    "apply_decision",
+    "decide",
+    "get_level",
+    "hint",
+]

@@ -1,0 +1,196 @@
+"""Typed access to bgsage: cached analyzers, cube state, checker play and cube action.
+
+bgsage ships without type information; everything it returns is copied here
+into small immutable values so the rest of :mod:`bot.ai` is strictly typed.
+
+Analyzers are created lazily, once per (depth, cubeful) and per process,
+behind a lock; bgsage documents them as safe to call from several threads.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import bgsage  # type: ignore[import-untyped]
+
+from bot.ai.context import MatchContext
+from bot.ai.levels import EvalDepth
+from engine.game import Game
+from engine.player import Player
+from engine.variant import StandardBackgammon
+
+_lock = threading.Lock()
+_analyzers: dict[tuple[EvalDepth, bool], Any] = {}
+
+
+def analyzer(depth: EvalDepth, cubeful: bool = True) -> Any:
+    """The shared bgsage analyzer for ``depth`` (created on first use)."""
+    key = (depth, cubeful)
+    found = _analyzers.get(key)
+    if found is not None:
+        return found
+    with _lock:
+        found = _analyzers.get(key)
+        if found is None:
+            found = bgsage.BgBotAnalyzer(eval_level=depth.value, cubeful=cubeful)
+            _analyzers[key] = found
+        return found
+
+
+def warm_up(depths: Sequence[EvalDepth] = tuple(EvalDepth)) -> None:
+    """Load the networks now (e.g. in a worker process initializer)."""
+    for depth in depths:
+        analyzer(depth, True)
+
+
+def uses_network(game: Game) -> bool:
+    """True when bgsage can play this game (standard backgammon, no waiting checkers)."""
+    if type(game.variant) is not StandardBackgammon:
+        return False
+    sides = game.position.sides
+    return not (sides[0][26] or sides[1][26])
+
+
+@dataclass(frozen=True, slots=True)
+class Chances:
+    """Win and gammon chances from one player's side (bgsage's five outputs)."""
+
+    win: float
+    gammon_win: float
+    backgammon_win: float
+    gammon_loss: float
+    backgammon_loss: float
+
+    @classmethod
+    def of(cls, probs: Any) -> Chances:
+        return cls(float(probs.win), float(probs.gammon_win), float(probs.backgammon_win),
+                   float(probs.gammon_loss), float(probs.backgammon_loss))
+
+    def inverted(self) -> Chances:
+        """The same chances from the other player's side."""
+        return Chances(1.0 - self.win, self.gammon_loss, self.backgammon_loss,
+                       self.gammon_win, self.backgammon_win)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeState:
+    """The cube and match state as bgsage wants it, from one player's side."""
+
+    cube_value: int
+    owner: str
+    """``"centered"``, ``"player"`` (the side evaluated) or ``"opponent"``."""
+    away1: int
+    away2: int
+    crawford: bool
+    jacoby: bool
+    beaver: bool
+    cubeful: bool
+    """False for a money game without a cube (evaluate cubeless)."""
+
+    def kwargs(self) -> dict[str, Any]:
+        return {"away1": self.away1, "away2": self.away2, "is_crawford": self.crawford,
+                "jacoby": self.jacoby, "beaver": self.beaver}
+
+
+def cube_state(game: Game, ctx: MatchContext, side: Player, *,
+               value: int | None = None, owner: Player | str | None = "game") -> CubeState:
+    """The bgsage cube state of ``game`` from ``side``'s point of view.
+
+    ``value``/``owner`` override the game's cube (e.g. the cube before a pending
+    double).  A match game without a cube (rule ``cube`` off) is evaluated as a
+    dead cube with the match score (bgsage's Crawford mode); a money game
+    without a cube is evaluated cubeless.
+    """
+    cube = game.cube
+    v = cube.value if value is None else value
+    own = cube.owner if owner == "game" else owner
+    who = "centered" if own is None else ("player" if own is side else "opponent")
+    cube_live = game.rules.cube and game.variant.cube_allowed
+    if game.money or ctx.is_money:
+        cubeful = cube_live
+        return CubeState(v, who, 0, 0, False,
+                         jacoby=game.rules.jacoby and game.money and not cube.turned,
+                         beaver=game.rules.beavers and game.money, cubeful=cubeful)
+    a1, a2 = ctx.away(side), ctx.away(side.other)
+    return CubeState(v, who, a1, a2, crawford=game.crawford or not cube_live,
+                     jacoby=False, beaver=False, cubeful=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEval:
+    """One candidate play: the post-move board (mover's side) and its value."""
+
+    board: tuple[int, ...]
+    equity: float
+    """Cubeful equity (cubeless when the game has no cube), mover's side."""
+    cubeless_equity: float
+    chances: Chances
+    """After the play, from the mover's side."""
+
+
+@dataclass(frozen=True, slots=True)
+class CubeEval:
+    """bgsage's cube analysis of a pre-roll position (the doubler's side)."""
+
+    chances: Chances
+    cubeless_equity: float
+    no_double: float
+    double_take: float
+    """Double/take equity, or double/beaver when ``beaver`` is true."""
+    double_pass: float
+    should_double: bool
+    should_take: bool
+    beaver: bool
+    optimal_action: str
+
+    @property
+    def double_equity(self) -> float:
+        """What doubling is worth to the doubler (the taker picks the smaller)."""
+        return min(self.double_take, self.double_pass)
+
+    @property
+    def best_equity(self) -> float:
+        return max(self.no_double, self.double_equity) if self.should_double \
+            else self.no_double
+
+
+def checker_play(board: Sequence[int], dice: tuple[int, int], depth: EvalDepth,
+                 cs: CubeState) -> list[PlayEval]:
+    """Every legal play of ``dice`` from ``board``, best first."""
+    an = analyzer(depth, cs.cubeful)
+    res = an.checker_play(list(board), dice[0], dice[1], cs.cube_value, cs.owner, **cs.kwargs())
+    return [PlayEval(tuple(int(x) for x in m.board), float(m.equity),
+                     float(m.cubeless_equity), Chances.of(m.probs)) for m in res.moves]
+
+
+def cube_action(board: Sequence[int], depth: EvalDepth, cs: CubeState) -> CubeEval:
+    """The cube analysis of the pre-roll ``board`` (side on roll = would-be doubler)."""
+    an = analyzer(depth, True)
+    r = an.cube_action(list(board), cs.cube_value, cs.owner, **cs.kwargs())
+    return CubeEval(Chances.of(r.probs), float(r.cubeless_equity), float(r.equity_nd),
+                    float(r.equity_dt), float(r.equity_dp), bool(r.should_double),
+                    bool(r.should_take), bool(r.is_beaver), str(r.optimal_action))
+
+
+def position_chances(post_move_board: Sequence[int], depth: EvalDepth,
+                     cs: CubeState) -> tuple[Chances, float]:
+    """Chances and equity of a post-move board, from the side that just moved."""
+    an = analyzer(depth, cs.cubeful)
+    r = an.post_move_analytics(list(post_move_board), cs.owner, cs.cube_value,
+                               away1=cs.away1, away2=cs.away2, is_crawford=cs.crawford,
+                               jacoby=cs.jacoby)
+    return Chances.of(r.probs), float(r.cubeful_equity)
+
+
+def match_winning_chance(away_me: int, away_opp: int) -> float:
+    """Match-winning chance from bgsage's match equity table (1.0 when already won)."""
+    if away_me <= 0:
+        return 1.0
+    if away_opp <= 0:
+        return 0.0
+    import bgbot_cpp  # type: ignore[import-not-found]
+
+    return float(bgbot_cpp.get_met(away_me, away_opp, False))

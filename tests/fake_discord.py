@@ -42,7 +42,7 @@ from aiohttp import BodyPartReader, WSMsgType, web
 EPHEMERAL = 64
 LOADING = 128
 ALL_PERMISSIONS = discord.Permissions.all().value
-TIMEOUT = 15.0
+TIMEOUT = 10.0
 
 
 def now() -> str:
@@ -146,26 +146,42 @@ class Interaction:
     original: Message | None = None
     source: Message | None = None
     fake: FakeDiscord | None = None
+    sent_at: float = 0.0
+    answered_at: float | None = None
+
+    @property
+    def answer_time(self) -> float | None:
+        """Seconds from dispatch to the callback (Discord allows 3)."""
+        return None if self.answered_at is None else self.answered_at - self.sent_at
 
     @property
     def callback_type(self) -> int:
         return self.callbacks[0][0] if self.callbacks else 0
 
-    async def acknowledged(self) -> int:
+    def describe(self) -> str:
+        return (f"interaction {self.id}: callbacks {[k for k, _ in self.callbacks]}, "
+                f"messages {[(m.flags, m.text) for m in self.messages]}")
+
+    async def _until(self, predicate: Callable[[], bool], what: str) -> None:
         assert self.fake is not None
-        await self.fake.until(lambda: bool(self.callbacks))
+        try:
+            await self.fake.until(predicate)
+        except TimeoutError:
+            raise AssertionError(f"waited in vain for {what}; {self.describe()}") from None
+
+    async def acknowledged(self) -> int:
+        await self._until(lambda: bool(self.callbacks), "the callback")
         return self.callback_type
 
     async def message(self, index: int = 0) -> Message:
         """The ``index``-th message this interaction produced (waits for it)."""
-        assert self.fake is not None
-        await self.fake.until(lambda: len(self.messages) > index)
+        await self._until(lambda: len(self.messages) > index, f"message {index}")
         return self.messages[index]
 
     async def public(self) -> Message:
         """The first non-ephemeral message this interaction produced."""
-        assert self.fake is not None
-        await self.fake.until(lambda: any(not m.ephemeral for m in self.messages))
+        await self._until(lambda: any(not m.ephemeral for m in self.messages),
+                          "a public message")
         return next(m for m in self.messages if not m.ephemeral)
 
 
@@ -329,7 +345,8 @@ class FakeDiscord:
                      app_permissions: int | None = None) -> tuple[Interaction, dict[str, Any]]:
         iid = self.snowflake()
         token = f"itoken-{iid}"
-        record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message)
+        record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message,
+                             sent_at=asyncio.get_running_loop().time())
         self.interactions[token] = record
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind,
@@ -502,6 +519,7 @@ class FakeDiscord:
         data = body.get("data") or {}
         assert not record.callbacks, "an interaction can be answered only once"
         record.callbacks.append((kind, data))
+        record.answered_at = asyncio.get_running_loop().time()
         message: Message | None = None
         if kind == 4:
             message = self._new_message(record.channel_id, data, files, interaction=record.id)
@@ -597,6 +615,12 @@ class FakeDiscord:
             self._apply(message, body, files)
             return self._json(message.json(self.base))
         return None
+
+    def late_answers(self, limit: float = 3.0) -> list[str]:
+        """Interactions not answered within ``limit`` seconds (Discord's 3 s rule)."""
+        return [f"{r.type}:{r.id} answered after {r.answer_time}" for r in
+                self.interactions.values()
+                if r.answer_time is None or r.answer_time > limit]
 
     def channel_messages(self, channel_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id]

@@ -101,6 +101,7 @@ async def fake(monkeypatch: pytest.MonkeyPatch, logs: Capture) -> AsyncIterator[
     finally:
         await server.stop()
     assert not server.unknown, f"the bot called unknown routes: {server.unknown}"
+    assert not server.late_answers(), server.late_answers()
 
 
 class Host:
@@ -393,3 +394,83 @@ async def test_no_thread_permission_plays_in_the_channel(fake: FakeDiscord, host
     message = await record.public()
     assert "Create Public Threads" in message.content
     assert message.channel_id == fake.channel_id
+
+
+async def test_resignation_decline_cancel_help_and_rules(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, carol = users(fake)
+    await host.start()
+    record = await fake.slash(alice, "challenge", opponent=bob, length=3, jacoby=True)
+    assert "Jacoby rule applies to money play only" in await private(record)
+    record = await fake.slash(alice, "challenge", opponent=bob, stake=3, jacoby=True,
+                              beavers=True, scoring="games")
+    challenge = await record.public()
+    assert "Jacoby rule (money play): on" in challenge.content
+    assert "beavers: on" in challenge.content
+    refused = await fake.click(carol, challenge, "Decline")
+    assert f"Only <@{bob.id}> can press Decline" in await private(refused)
+    declined = await fake.click(bob, challenge, "Decline")
+    assert "bob declines the challenge" in (await declined.public()).content
+
+    record = await fake.slash(alice, "challenge", opponent=bob)
+    await record.public()
+    record = await fake.slash(alice, "cancel")
+    assert "alice withdraws the challenge" in (await record.public()).content
+
+    await start_game(fake, alice, bob, stake=2)
+    record = await fake.slash(bob, "resign", kind="gammon")
+    offer = await record.public()
+    assert "bob offers to resign a gammon" in offer.text
+    assert sorted(offer.labels()) == ["Accept resignation", "Reject resignation"]
+    assert button_users(offer, "Accept resignation") == [alice.id]
+    accepted = await fake.click(alice, offer, "Accept resignation")
+    over = await accepted.public()
+    assert "alice accepts the resignation" in over.text and "Game 2 begins" in over.text
+    assert_board_message(over)
+
+    record = await fake.slash(carol, "help")
+    text = await private(record)
+    assert "/challenge" in text and "/move" in text and "/leaderboard" in text
+    record = await fake.slash(carol, "rules", variant="standard")
+    assert await private(record)
+
+
+async def test_unexpected_error_is_logged_and_apologised(fake: FakeDiscord, host: Host,
+                                                         logs: Capture,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         ) -> None:
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    await start_game(fake, alice, bob, stake=1)
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the database caught fire")
+
+    monkeypatch.setattr(bot.service, "board", broken)
+    record = await fake.slash(alice, "board")
+    assert "Sorry, something went wrong" in await private(record)
+    errors = [r for r in logs.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is not None
+    assert "the database caught fire" in logs.format(errors[0])
+    logs.records.remove(errors[0])  # expected: the fixture fails on any other error
+
+
+async def test_slow_service_calls_are_deferred(fake: FakeDiscord, host: Host,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    await start_game(fake, alice, bob, stake=1)
+    real_board = bot.service.board
+
+    async def slow(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(0.3)
+        return await real_board(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bot.service, "board", slow)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.05)
+    record = await fake.slash(bob, "board")
+    assert await record.acknowledged() == 5  # deferred ("thinking"), privately
+    assert record.answer_time is not None and record.answer_time < 0.3
+    board = await record.public()
+    assert_board_message(board)
+    refused = await fake.slash(alice, "roll")  # refusals stay private when deferred too
+    assert await refused.acknowledged() == 4

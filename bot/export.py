@@ -1,0 +1,45 @@
+"""Export a channel's match or money session as .mat text, read from storage.
+
+Only the :class:`~bot.repository.Transaction` protocol is used; the text itself
+comes from :mod:`bot.matfile` (see there for the layout and what the format
+cannot hold: :class:`~bot.matfile.MatExportError`).
+"""
+
+from __future__ import annotations
+
+from bot.matfile import MatGame, export_match
+from bot.repository import MatchRow, Transaction
+from engine.player import Player
+
+SITE = "Discord"
+
+
+async def export_channel_match(tx: Transaction, match_row: MatchRow, *,
+                               site: str = SITE) -> str:
+    """The .mat text of ``match_row``: every game so far, finished or running.
+
+    Player 1 is the challenger (``white_id``), player 2 ``black_id``; names are
+    the stored user names (the id when a user is unknown).  The score before
+    each game is the sum of the stored results of the games before it (points
+    won so far in a money session, ``length`` 0).  The date is the match's
+    creation date.  Raises :class:`~bot.matfile.MatExportError` for a variant,
+    scoring or set-up the format can't record.
+    """
+    white = await tx.get_user(match_row.white_id)
+    black = await tx.get_user(match_row.black_id)
+    names = (white.name if white else str(match_row.white_id),
+             black.name if black else str(match_row.black_id))
+    score = [0, 0]
+    games: list[MatGame] = []
+    for row in await tx.games_of_match(match_row.id):
+        events = await tx.events(row.id)
+        setup = {"money": match_row.length == 0, **row.setup}
+        games.append(MatGame.from_stored([e.data for e in events], setup,
+                                         variant=match_row.variant, rules=match_row.rules,
+                                         score=(score[0], score[1])))
+        result = row.result
+        if row.status == "finished" and result is not None:
+            winner = Player[str(result["winner"]).upper()]
+            score[winner] += int(result["points"])
+    return export_match(games, length=match_row.length, names=names, site=site,
+                        date=match_row.created_at[:10])

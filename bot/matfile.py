@@ -642,8 +642,9 @@ class _GameReader:
         elif game.phase is Phase.ROLL and game.turn is player and not game.extra_throw:
             game = game.roll(dice, player)
         else:
+            on_roll = game.turn.label if game.turn is not None else "nobody"
             raise self.fail(raw, f"{player.label} can't roll now ({game.phase.value} phase, "
-                                 f"{game.turn.label if game.turn else 'nobody'} on roll)")
+                                 f"{on_roll} on roll)")
         if game.phase is not Phase.PLAY or game.turn is not player:
             if moves_text:
                 raise self.fail(raw, "the roll has no legal move but moves are written")

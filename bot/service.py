@@ -214,7 +214,8 @@ class GameService:
             if row.status == "challenged":
                 raise Refusal("The challenge here has not been accepted yet: "
                               "the challenged player can /accept or /decline it.")
-            raise Refusal("There is no game in progress in this channel.")
+            raise Refusal("The game here is already under way: there is no challenge waiting "
+                          "to answer or cancel.")
         return await self._load_row(tx, row)
 
     async def _load_row(self, tx: Transaction, row: MatchRow) -> Loaded:
@@ -338,7 +339,8 @@ class GameService:
             users = tuple(sorted(work.user(p) for p, a in acts if a is action))
             if users:
                 out.append(Button(act, label, users))
-        if game.phase is Phase.CHOICE and game.pending_choice is not None and game.turn:
+        if game.phase is Phase.CHOICE and game.pending_choice is not None and (
+                game.turn is not None):
             for option in game.pending_choice.options:
                 out.append(Button(Act.CHOOSE, option, (work.user(game.turn),), option))
         draft = self._draft(work, game)
@@ -432,8 +434,8 @@ class GameService:
         work.lines.append(
             f"Dice seed of game {game_row.number}: {game_row.seed} (its SHA-256 "
             f"{game_row.seed_hash} was published at the start): /verify checks every roll.")
-        work.boards.append(board(game, work.session, work.loaded.names))
         work.session = work.session.add_game(result)
+        work.boards.append(board(game, work.session, work.loaded.names))
         winner_id = work.user(result.winner)
         loser_id = work.user(result.loser)
         guild = work.row.guild_id
@@ -492,7 +494,8 @@ class GameService:
         number = work.game_row.number + 1 if work.game_row is not None else 1
         seed = self._new_seed()
         setup = {"money": game.money, "crawford": game.crawford,
-                 "first_player": game.first_player.label if game.first_player else None}
+                 "first_player": (game.first_player.label if game.first_player is not None
+                                  else None)}
         row = await work.tx.insert_game(match_id=work.row.id, number=number,
                                         seed_hash=fairdice.seed_hash(seed), seed=seed,
                                         setup=setup)
@@ -1033,6 +1036,42 @@ class GameService:
             lines.append(f"vs {names[opp]}: {won}-{lost}")
         return Reply(ok=True, text="\n".join(lines))
 
+    # ---------------------------------------------------------------- export
+
+    async def export(self, place: Place, actor: Actor) -> Reply:
+        """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
+        from bot.export import export_channel_match
+
+        try:
+            async with self.storage.transaction() as tx:
+                row = await tx.latest_match_in_channel(place.channel_id)
+                if row is None or row.guild_id != place.guild_id or row.status in (
+                        "challenged", "declined", "cancelled"):
+                    return Reply.refuse("There is no game in this channel to export.")
+                text = await export_channel_match(tx, row)
+        except BackgammonError as error:
+            return Reply.refuse(f"This game can't be exported as a .mat file: {error}")
+        name = f"bgbot-match-{row.id}.mat"
+        return Reply(ok=True, text=f"Match {row.id} as a GNU Backgammon match file "
+                     "(File > Import > .mat in GNU Backgammon).",
+                     attachment=(name, text.encode("utf-8")), match_id=row.id)
+
+    # ----------------------------------------------------------------- rules
+
+    async def rules(self, variant: str | None = None) -> Reply:
+        """The rules a new game gets by default (or those of ``variant``)."""
+        try:
+            cls = get_variant(variant or self.config.game.variant)
+            options = RuleOptions.from_dict(self.config.game.rules)
+        except BackgammonError as error:
+            return Reply.refuse(str(error))
+        lines = [f"{cls.title}: " + "; ".join(cls().describe()[1:] or ["standard rules"])]
+        if cls.sources:
+            lines.append("Rule books: " + ", ".join(cls.sources))
+        lines.append("Default options: " + "; ".join(options.describe()) + ".")
+        lines.append("Change them per game with /challenge options.")
+        return Reply(ok=True, text="\n".join(lines))
+
     # ---------------------------------------------------------------- verify
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
@@ -1041,7 +1080,7 @@ class GameService:
 
         async with self.storage.transaction() as tx:
             if game_id is None:
-                row = await tx.open_match_in_channel(place.channel_id)
+                row = await tx.latest_match_in_channel(place.channel_id)
                 candidates = await tx.games_of_match(row.id) if row else []
                 finished = [g for g in candidates if g.status == "finished"]
                 if not finished:

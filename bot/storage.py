@@ -123,6 +123,12 @@ class SqliteTransaction:
             "AND status IN ('challenged', 'active')", (channel_id,))
         return _match(row) if row else None
 
+    async def latest_match_in_channel(self, channel_id: int) -> MatchRow | None:
+        row = await self._one(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
+            (channel_id,))
+        return _match(row) if row else None
+
     async def get_match(self, match_id: int) -> MatchRow | None:
         row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None

@@ -1,0 +1,59 @@
+"""Reminders: every minute, remind the player to act in games idle for too long.
+
+The service decides which games are due (``timeouts.reminder_minutes``) and
+makes sure each state of a match is reminded once, even with several bot
+processes; this cog only posts the lines it gets.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import tasks
+
+from bot.cogs._base import ServiceCog
+from bot.discord_reply import MENTION_USERS
+
+if TYPE_CHECKING:
+    from bot.discord_app import BackgammonBot
+
+log = logging.getLogger(__name__)
+
+
+class ReminderCog(ServiceCog):
+    async def cog_load(self) -> None:
+        if self.bot.config.timeouts.reminder_minutes > 0:
+            self.loop.start()
+
+    async def cog_unload(self) -> None:
+        self.loop.cancel()
+
+    @tasks.loop(minutes=1)
+    async def loop(self) -> None:
+        await self.send_reminders()
+
+    @loop.before_loop
+    async def before(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def send_reminders(self) -> int:
+        """Post the due reminders; how many were posted."""
+        sent = 0
+        for channel_id, text in await self.service.due_reminders():
+            channel = self.bot.get_channel(channel_id)
+            try:
+                if channel is None:
+                    channel = await self.bot.fetch_channel(channel_id)
+                if not isinstance(channel, discord.abc.Messageable):
+                    continue
+                await channel.send(text, allowed_mentions=MENTION_USERS)
+                sent += 1
+            except discord.HTTPException as exc:
+                log.warning("cannot post a reminder in channel %s: %s", channel_id, exc)
+        return sent
+
+
+async def setup(bot: BackgammonBot) -> None:
+    await bot.add_cog(ReminderCog(bot))

@@ -1,0 +1,328 @@
+"""The local console mode: the same slash commands, typed in a terminal.
+
+``python -m bot console`` (or ``python -m bot`` with no token) starts it::
+
+    alice: /challenge @bob length=3
+    bob: /accept
+    /roll                     (without "name:", you act as the player who must act)
+    /move 13/7 8/7
+
+Each reply prints the text, an ASCII board and the path of the board PNG
+written to the boards folder.  ``--script FILE`` reads the commands from a
+file (``-`` for standard input), echoing each one.  Users are identified by
+name; a user's id is derived from the name, so a database can be reopened.
+
+The console is an adapter like the Discord cogs: it only translates lines into
+:class:`~bot.service.GameService` calls and replies into text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+import sys
+import zlib
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from bot.config import Config
+from bot.replies import Reply
+from bot.service import Actor, GameService, Place
+from bot.storage import SqliteStorage
+
+GUILD = 1
+HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"):
+  /challenge @user [length=N | stake=N] [variant=NAME] [option=value ...]
+  /accept  /decline  /cancel
+  /roll  /double  /take  /drop  /beaver
+  /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off
+  /undo  /confirm  /choose OPTION
+  /resign [single|gammon|backgammon]   /answer accept|reject
+  /board  /claim  /forfeit
+  /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
+  /export              writes the match as a GNU Backgammon .mat file
+  /rules  /help  /channel NAME  /quit
+  /demo                plays the rest of the game with the first legal play each turn"""
+
+
+def user_id(name: str) -> int:
+    """A stable id for a console user name."""
+    return 1_000_000 + zlib.crc32(name.strip().lower().encode())
+
+
+def channel_id(name: str) -> int:
+    return 2_000_000 + zlib.crc32(name.strip().lower().encode())
+
+
+@dataclass
+class Console:
+    service: GameService
+    boards: Path
+    out: TextIO = sys.stdout
+    channel: str = "table"
+    current: str = ""
+    names: dict[int, str] = field(default_factory=dict)
+    counter: int = 0
+
+    @property
+    def place(self) -> Place:
+        return Place(GUILD, channel_id(self.channel))
+
+    def actor(self, name: str) -> Actor:
+        name = name.strip().lstrip("@")
+        self.names[user_id(name)] = name
+        return Actor(user_id(name), name)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    async def show(self, reply: Reply) -> None:
+        if not reply.ok:
+            self.say(f"  (only you see this) {reply.text}")
+            return
+        if reply.text:
+            self.say(reply.text)
+        from render.ascii import text_board
+        from render.png import render_png
+
+        for item in reply.boards:
+            self.say(text_board(item.view))
+            self.counter += 1
+            self.boards.mkdir(parents=True, exist_ok=True)
+            path = self.boards / f"board-{self.counter:04d}.png"
+            png = await asyncio.to_thread(render_png, item.view,
+                                          theme=self.service.config.render.theme)
+            path.write_bytes(png)
+            ids = f"  Position ID {item.position_id}  Match ID {item.match_id}" if (
+                item.position_id) else ""
+            self.say(f"  board image: {path}{ids}")
+        for line in reply.notify:
+            self.say(self._names(line))
+        if reply.buttons:
+            parts = []
+            for button in reply.buttons:
+                who = ", ".join(self.names.get(u, str(u)) for u in button.users)
+                parts.append(f"[{button.label}] ({who})")
+            self.say("  actions: " + "  ".join(parts))
+        if reply.attachment is not None:
+            name, data = reply.attachment
+            path = self.boards / name
+            path.write_bytes(data)
+            self.say(f"  file written: {path}")
+
+    def _names(self, line: str) -> str:
+        for uid, name in self.names.items():
+            line = line.replace(f"<@{uid}>", f"@{name}")
+        return line
+
+    async def who_must_act(self) -> str:
+        """The name of the player the game in this channel waits for, if any."""
+        reply = await self.service.board(self.place, Actor(0, "console"))
+        if not reply.ok or not reply.boards:
+            return ""
+        view = reply.boards[-1].view
+        turn = view.turn
+        if turn is None:
+            return ""
+        return view.players[turn].name
+
+    async def handle(self, line: str) -> bool:
+        """Run one command line; False when the user asked to quit."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return True
+        name = ""
+        if ":" in line.split("/", 1)[0]:
+            name, line = line.split(":", 1)
+            name = name.strip()
+            line = line.strip()
+        if not line.startswith("/"):
+            self.say("  Commands start with / (type /help).")
+            return True
+        command, _, rest = line[1:].partition(" ")
+        command = command.lower()
+        rest = rest.strip()
+        if command in ("quit", "exit"):
+            return False
+        if command == "help":
+            self.say(HELP)
+            return True
+        if command == "channel":
+            self.channel = rest or "table"
+            self.say(f"  now in #{self.channel}")
+            return True
+        if not name:
+            name = await self.who_must_act() or self.current
+        if not name and command not in ("board", "leaderboard", "rules", "verify"):
+            self.say('  Who is acting? Write "name: /command".')
+            return True
+        actor = self.actor(name or "console")
+        self.current = actor.name
+        handler = self._commands().get(command)
+        if handler is None:
+            self.say(f"  Unknown command /{command}. Type /help.")
+            return True
+        await handler(actor, rest)
+        return True
+
+    def _commands(self) -> dict[str, Callable[[Actor, str], Awaitable[None]]]:
+        s = self.service
+
+        def simple(call: Callable[[Place, Actor], Awaitable[Reply]]
+                   ) -> Callable[[Actor, str], Awaitable[None]]:
+            async def run(actor: Actor, rest: str) -> None:
+                await self.show(await call(self.place, actor))
+            return run
+
+        async def challenge(actor: Actor, rest: str) -> None:
+            try:
+                words = shlex.split(rest)
+            except ValueError as exc:
+                self.say(f"  (only you see this) Can't read that: {exc}.")
+                return
+            if not words:
+                self.say("  (only you see this) Name an opponent: /challenge @bob")
+                return
+            opponent = self.actor(words[0])
+            options: dict[str, str] = {}
+            for word in words[1:]:
+                key, eq, value = word.partition("=")
+                if not eq:
+                    self.say(f"  (only you see this) Options are key=value, not {word!r}.")
+                    return
+                options[key.strip().lower()] = value.strip()
+            length = options.pop("length", "0")
+            stake = options.pop("stake", "0")
+            variant = options.pop("variant", None)
+            if not (length.isdigit() and stake.isdigit()):
+                self.say("  (only you see this) length and stake are whole numbers.")
+                return
+            await self.show(await s.challenge(self.place, actor, opponent, variant=variant,
+                                              rules=options, length=int(length),
+                                              stake=int(stake)))
+
+        async def move(actor: Actor, rest: str) -> None:
+            await self.show(await s.move(self.place, actor, rest))
+
+        async def choose(actor: Actor, rest: str) -> None:
+            await self.show(await s.choose(self.place, actor, rest))
+
+        async def resign(actor: Actor, rest: str) -> None:
+            await self.show(await s.resign(self.place, actor, rest or "single"))
+
+        async def answer(actor: Actor, rest: str) -> None:
+            word = rest.lower()
+            if word not in ("accept", "reject"):
+                self.say("  (only you see this) /answer accept or /answer reject")
+                return
+            await self.show(await s.answer_resignation(self.place, actor, word == "accept"))
+
+        async def leaderboard(actor: Actor, rest: str) -> None:
+            words = rest.split()
+            order = words[0] if words else "rating"
+            page = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+            await self.show(await s.leaderboard(self.place, actor, order, page))
+
+        async def stats(actor: Actor, rest: str) -> None:
+            target = self.actor(rest) if rest else None
+            await self.show(await s.stats(self.place, actor, target))
+
+        async def verify(actor: Actor, rest: str) -> None:
+            game_id = int(rest) if rest.isdigit() else None
+            await self.show(await s.verify(self.place, actor, game_id))
+
+        async def rules(actor: Actor, rest: str) -> None:
+            await self.show(await s.rules(rest or None))
+
+        async def demo(actor: Actor, rest: str) -> None:
+            await self.demo()
+
+        return {
+            "challenge": challenge, "accept": simple(s.accept), "decline": simple(s.decline),
+            "cancel": simple(s.cancel), "roll": simple(s.roll), "double": simple(s.double),
+            "take": simple(s.take), "drop": simple(s.drop), "beaver": simple(s.beaver),
+            "move": move, "undo": simple(s.undo), "confirm": simple(s.confirm),
+            "choose": choose, "resign": resign, "answer": answer, "board": simple(s.board),
+            "claim": simple(s.claim), "forfeit": simple(s.forfeit),
+            "leaderboard": leaderboard, "stats": stats, "verify": verify, "rules": rules,
+            "export": simple(s.export), "demo": demo,
+        }
+
+    async def demo(self, limit: int = 2000) -> None:
+        """Play on with simple choices until the match or session ends (a demo aid).
+
+        Rolls instead of doubling, takes every double, plays the first legal
+        play the service suggests, chooses the first option.
+        """
+        for _ in range(limit):
+            name = await self.who_must_act()
+            if not name:
+                return
+            actor = self.actor(name)
+            reply = await self.service.board(self.place, actor)
+            acts = {b.act.value for b in reply.buttons if actor.id in b.users}
+            if "take" in acts:
+                result = await self.service.take(self.place, actor)
+            elif "roll" in acts:
+                result = await self.service.roll(self.place, actor)
+            elif "reject-resignation" in acts:
+                result = await self.service.answer_resignation(self.place, actor, True)
+            elif "choose" in acts:
+                option = next(b.option for b in reply.buttons if b.act.value == "choose")
+                result = await self.service.choose(self.place, actor, option)
+            else:
+                plays = await self.service.suggestions(self.place, actor, "", limit=1)
+                if not plays:
+                    return
+                result = await self.service.move(self.place, actor, plays[0])
+            await self.show(result)
+            if not result.ok:
+                return
+
+
+async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
+               echo: bool) -> int:
+    storage = SqliteStorage(config.storage.database)
+    await storage.open()
+    try:
+        console = Console(GameService(storage, config), boards)
+        console.say(f"bgbot console: database {config.storage.database}, boards in {boards}/. "
+                    "Type /help.")
+        if lines is not None:
+            for line in lines:
+                if echo and line.strip():
+                    console.say(f"> {line.rstrip()}")
+                if not await console.handle(line):
+                    break
+            return 0
+        while True:
+            try:
+                line = await asyncio.to_thread(input, "> ")
+            except EOFError:
+                return 0
+            if not await console.handle(line):
+                return 0
+    finally:
+        await storage.close()
+
+
+def run_console(config: Config, *, script: str | None = None, boards: str | None = None) -> int:
+    """Start the console mode (reads the keyboard, or ``script``)."""
+    folder = Path(boards or config.render.board_dir)
+    lines: Iterable[str] | None = None
+    if script == "-":
+        lines = sys.stdin.read().splitlines()
+    elif script is not None:
+        try:
+            lines = Path(script).read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            print(f"cannot read script {script}: {exc.strerror}", file=sys.stderr)
+            return 2
+    elif not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+    try:
+        return asyncio.run(_run(config, lines, folder, echo=lines is not None))
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,311 @@
+"""The game service end to end on a real SQLite file: flows, settlement, refusals.
+
+Dice are injected (a scripted stream), so every game here is reproducible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot import fairdice
+from bot.config import Config, GameConfig, TimeoutConfig
+from bot.replies import Act
+from bot.service import Actor, GameService, Place
+from bot.storage import SqliteStorage
+
+ALICE = Actor(1, "alice")
+BOB = Actor(2, "bob")
+CAROL = Actor(3, "carol")
+HERE = Place(guild_id=7, channel_id=70)
+
+
+class Script:
+    """Dice for every game, in order, whatever the seed (tests only)."""
+
+    def __init__(self, dice: Iterable[int]) -> None:
+        self.values = list(dice)
+
+    def __call__(self, seed: str, start: int) -> Script.Stream:
+        return Script.Stream(self)
+
+    class Stream:
+        def __init__(self, script: Script) -> None:
+            self.script = script
+            self.drawn = 0
+
+        def die(self) -> int:
+            self.drawn += 1
+            return self.script.values.pop(0)
+
+
+OPENED: list[SqliteStorage] = []
+
+
+@pytest.fixture(autouse=True)
+async def close_storages() -> AsyncIterator[None]:
+    """Close every database a test opened (aiosqlite's worker thread must end)."""
+    yield
+    while OPENED:
+        await OPENED.pop().close()
+
+
+async def opened(path: Path) -> SqliteStorage:
+    storage = SqliteStorage(path)
+    await storage.open()
+    OPENED.append(storage)
+    return storage
+
+
+async def make(tmp_path: Path, dice: Iterable[int] = (), config: Config | None = None,
+               **kw: object) -> GameService:
+    storage = await opened(tmp_path / "bg.sqlite3")
+    return GameService(storage, config or Config(), dice=Script(dice), **kw)  # type: ignore[arg-type]
+
+
+async def start(service: GameService, **terms: object) -> None:
+    reply = await service.challenge(HERE, ALICE, BOB, **terms)  # type: ignore[arg-type]
+    assert reply.ok, reply.text
+    reply = await service.accept(HERE, BOB)
+    assert reply.ok, reply.text
+
+
+async def version(service: GameService) -> int:
+    async with service.storage.transaction() as tx:
+        row = await tx.open_match_in_channel(HERE.channel_id)
+        assert row is not None
+        return row.version
+
+
+async def test_opening_roll_and_a_play(tmp_path: Path) -> None:
+    # Opening: alice (white) throws 3, bob 1: alice plays 3-1 (002 'MOVEMENT OF PIECES').
+    service = await make(tmp_path, [3, 1])
+    await start(service, length=3)
+    board = await service.board(HERE, CAROL)  # a spectator may look
+    assert board.ok and "Opening" not in board.text
+    reply = await service.move(HERE, ALICE, "8/5 6/5")
+    assert reply.ok, reply.text
+    assert "alice plays 8/5 6/5" in reply.text
+    assert reply.boards and reply.boards[-1].position_id  # GNU IDs of the position shown
+    assert any(b.act is Act.ROLL and b.users == (BOB.id,) for b in reply.buttons)
+
+
+async def test_refusals_explain_and_change_nothing(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, length=3)
+    before = await version(service)
+    cases = [
+        (service.move(HERE, CAROL, "8/5 6/5"), "not playing in this game"),
+        (service.move(HERE, BOB, "8/5 6/5"), "not your turn"),
+        (service.roll(HERE, ALICE), "already rolled 3-1"),
+        (service.move(HERE, ALICE, "8/2"), "pips"),
+        (service.move(HERE, ALICE, "x" * 5000), "too long"),
+        (service.move(HERE, ALICE, "13/zz"), "Example: /move"),
+        (service.double(HERE, ALICE), "already rolled"),
+        (service.take(HERE, BOB), "not your turn"),
+        (service.roll(Place(7, 71), ALICE), "no game in this channel"),
+        (service.roll(Place(8, 70), ALICE), "no game in this channel"),
+        (service.accept(HERE, BOB), "no challenge waiting"),
+        (service.cancel(HERE, ALICE), "no challenge waiting"),
+    ]
+    for call, words in cases:
+        reply = await call
+        assert not reply.ok and reply.ephemeral
+        assert words in reply.text, (words, reply.text)
+    assert await version(service) == before
+
+
+async def test_incomplete_play_is_kept_as_a_draft_and_can_be_undone(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, length=3)
+    v0 = await version(service)
+    reply = await service.move(HERE, ALICE, "8/5")
+    assert reply.ok and "entered 8/5" in reply.text
+    assert any(b.act is Act.UNDO for b in reply.buttons)
+    undo = await service.undo(HERE, ALICE)
+    assert undo.ok and "nothing entered yet" in undo.text
+    again = await service.undo(HERE, ALICE)
+    assert not again.ok and "Nothing to undo" in again.text
+    await service.move(HERE, ALICE, "8/5")
+    done = await service.move(HERE, ALICE, "6/5")
+    assert done.ok and "alice plays 8/5 6/5" in done.text
+    assert await version(service) == v0 + 4
+
+
+async def test_confirm_step_when_auto_confirm_is_off(tmp_path: Path) -> None:
+    config = Config(game=GameConfig(auto_confirm=False))
+    service = await make(tmp_path, [3, 1], config)
+    await start(service, length=3)
+    pending = await service.move(HERE, ALICE, "8/5 6/5")
+    assert pending.ok and "Confirm" in pending.text
+    assert any(b.act is Act.CONFIRM for b in pending.buttons)
+    confirmed = await service.confirm(HERE, ALICE)
+    assert confirmed.ok and "alice plays 8/5 6/5" in confirmed.text
+    assert not (await service.confirm(HERE, ALICE)).ok
+
+
+async def test_money_drop_settles_the_ledger_and_starts_the_next_game(tmp_path: Path) -> None:
+    # Game 1: alice opens 3-1, bob rolls 5-2 ... alice doubles, bob drops.
+    service = await make(tmp_path, [3, 1, 5, 2, 4, 1])
+    await start(service, stake=5)
+    await service.move(HERE, ALICE, "8/5 6/5")
+    assert (await service.roll(HERE, BOB)).ok
+    assert (await service.move(HERE, BOB, "13/8 13/11")).ok
+    assert (await service.double(HERE, ALICE)).ok
+    dropped = await service.drop(HERE, BOB)
+    assert dropped.ok, dropped.text
+    assert "alice wins a single game (double dropped): 1 point" in dropped.text
+    assert "Game 2 begins" in dropped.text
+    async with service.storage.transaction() as tx:
+        assert await tx.balance(HERE.guild_id, ALICE.id) == 5
+        assert await tx.balance(HERE.guild_id, BOB.id) == -5
+        row = await tx.open_match_in_channel(HERE.channel_id)
+        assert row is not None and row.status == "active"
+        games = await tx.games_of_match(row.id)
+        assert [g.status for g in games] == ["finished", "active"]
+        assert games[0].result is not None and games[0].result["points"] == 1
+
+
+async def test_take_then_resignation_ends_the_match_and_rates_it(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 5, 2, 4, 2])
+    await start(service, length=3)
+    await service.move(HERE, ALICE, "8/5 6/5")
+    await service.roll(HERE, BOB)
+    await service.move(HERE, BOB, "13/8 13/11")
+    await service.double(HERE, ALICE)
+    taken = await service.take(HERE, BOB)
+    assert taken.ok and "cube is at 2" in taken.text
+    # Bob owns the cube now; alice is on roll and may not double: she rolls automatically.
+    resign = await service.resign(HERE, BOB, "gammon")
+    assert resign.ok and "4 points" in resign.text
+    refused = await service.answer_resignation(HERE, BOB, True)
+    assert not refused.ok and "not your turn" in refused.text
+    accepted = await service.answer_resignation(HERE, ALICE, True)
+    assert accepted.ok
+    assert "alice wins a gammon (resignation): 4 points" in accepted.text
+    assert "alice wins the 3-point match" in accepted.text
+    async with service.storage.transaction() as tx:
+        alice = await tx.rating(HERE.guild_id, ALICE.id)
+        bob = await tx.rating(HERE.guild_id, BOB.id)
+    # FIBS: equal ratings, N = 3: 4 * 5 * sqrt(3) * 0.5 = 17.32...
+    assert alice.rating == pytest.approx(1500 + 10 * 3 ** 0.5)
+    assert bob.rating == pytest.approx(1500 - 10 * 3 ** 0.5)
+    assert (alice.experience, bob.experience) == (3, 3)
+    board = await service.leaderboard(HERE, CAROL)
+    assert board.ok and board.text.index("alice") < board.text.index("bob")
+
+
+async def test_stale_button_and_restart(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 6, 6])
+    await start(service, length=3)
+    v = await version(service)
+    await service.move(HERE, ALICE, "8/5 6/5")
+    stale = await service.roll(HERE, BOB, expected_version=v)
+    assert not stale.ok and "moved on" in stale.text
+    # A new service on the same file (a restart) continues the same game.
+    await service.storage.close()
+    storage = await opened(tmp_path / "bg.sqlite3")
+    script = service._dice  # same scripted dice
+    restarted = GameService(storage, Config(), dice=script)
+    rolled = await restarted.roll(HERE, BOB, expected_version=v + 1)
+    assert rolled.ok and "bob rolled 6-6" in rolled.text
+
+
+async def test_claim_after_the_inactivity_limit(tmp_path: Path) -> None:
+    now = [datetime.now(UTC)]
+    config = Config(timeouts=TimeoutConfig(claim_after_minutes=30, reminder_minutes=10))
+    service = await make(tmp_path, [3, 1], config, clock=lambda: now[0])
+    await start(service, length=1)
+    early = await service.claim(HERE, BOB)
+    assert not early.ok and "minute(s) to act" in early.text
+    own = await service.claim(HERE, ALICE)
+    assert not own.ok and "while your opponent has to act" in own.text
+    now[0] += timedelta(minutes=31)
+    claimed = await service.claim(HERE, BOB)
+    assert claimed.ok and "bob claims the game" in claimed.text
+    assert "bob wins the 1-point match" in claimed.text
+
+
+async def test_reminder_is_sent_once_across_two_services(tmp_path: Path) -> None:
+    now = [datetime.now(UTC)]
+    config = Config(timeouts=TimeoutConfig(reminder_minutes=10))
+    first = await make(tmp_path, [3, 1], config, clock=lambda: now[0] + timedelta(hours=1))
+    await start(first, length=1)
+    storage2 = await opened(tmp_path / "bg.sqlite3")
+    second = GameService(storage2, config, clock=lambda: now[0] + timedelta(hours=1))
+    got = await first.due_reminders() + await second.due_reminders()
+    assert len(got) == 1
+    channel, text = got[0]
+    assert channel == HERE.channel_id and f"<@{ALICE.id}>" in text
+    assert await first.due_reminders() == [] and await second.due_reminders() == []
+
+
+async def test_verify_recomputes_every_die_of_a_finished_game(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "bg.sqlite3")
+    seeds = iter(["ab" * 32, "cd" * 32])
+    service = GameService(storage, Config(), dice_seed=lambda: next(seeds))
+    await start(service, length=1)
+    reply = await service.resign(HERE, ALICE, "single")
+    reply = await service.answer_resignation(HERE, BOB, True)
+    assert reply.ok and "ab" * 32 in reply.text  # the seed is revealed at the end
+    check = await service.verify(HERE, CAROL)
+    assert check.ok and "dice match the seed" in check.text
+    assert fairdice.seed_hash("ab" * 32) in check.text
+
+
+async def test_challenge_terms_are_checked(tmp_path: Path) -> None:
+    service = await make(tmp_path)
+    cases = [
+        (dict(opponent=ALICE), "yourself"),
+        (dict(opponent=BOB, length=99), "1 to 25 points"),
+        (dict(opponent=BOB, length=3, stake=5), "not both"),
+        (dict(opponent=BOB, stake=-1), "stake"),
+        (dict(opponent=BOB, variant="chess"), "Unknown variant"),
+        (dict(opponent=BOB, rules={"scoring": "golf"}), "scoring"),
+        (dict(opponent=BOB, length=5, rules={"jacoby": "on"}), "money play only"),
+    ]
+    for terms, words in cases:
+        opponent = terms.pop("opponent")
+        reply = await service.challenge(HERE, ALICE, opponent, **terms)  # type: ignore[arg-type]
+        assert not reply.ok and words in reply.text, (words, reply.text)
+    assert (await service.challenge(HERE, ALICE, BOB, length=3)).ok
+    busy = await service.challenge(HERE, CAROL, BOB)
+    assert not busy.ok and "already has a game" in busy.text
+    wrong = await service.accept(HERE, CAROL)
+    assert not wrong.ok and "for bob" in wrong.text
+    assert (await service.cancel(HERE, ALICE)).ok
+
+
+async def test_variant_game_through_the_service(tmp_path: Path) -> None:
+    # Russian backgammon: both throw two dice (003 ch.10 I); the winner may play or throw again.
+    service = await make(tmp_path, [5, 3, 2, 1])
+    await start(service, length=1, variant="russian")
+    board = await service.board(HERE, ALICE)
+    assert board.ok and board.boards[-1].view.variant == "Russian backgammon"
+    assert any(b.act is Act.CHOOSE for b in board.buttons)
+
+
+def test_config_replace_is_usable() -> None:
+    # Keep the dataclass replace API in use by tests that build configs.
+    assert replace(Config(), game=GameConfig(auto_confirm=False)).game.auto_confirm is False
+
+
+async def test_export_gives_a_mat_file_that_parses_back(tmp_path: Path) -> None:
+    from bot.matfile import parse_mat
+
+    service = await make(tmp_path, [3, 1, 5, 2])
+    await start(service, length=3)
+    await service.move(HERE, ALICE, "8/5 6/5")
+    await service.roll(HERE, BOB)
+    await service.move(HERE, BOB, "13/8 13/11")
+    reply = await service.export(HERE, CAROL)
+    assert reply.ok and reply.attachment is not None
+    name, data = reply.attachment
+    assert name.endswith(".mat")
+    parsed = parse_mat(data.decode())
+    assert parsed.length == 3 and len(parsed.games) == 1
+    assert not (await service.export(Place(7, 99), CAROL)).ok

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import discord
 from discord import app_commands
 
 from bot.buttons import CUSTOM_ID_MAX, GameButton, build_view, custom_id
-from bot.config import Config, DiscordConfig, StorageConfig
+from bot.config import Config, DiscordConfig, StorageConfig, TimeoutConfig
 from bot.discord_app import (
     APOLOGY,
     BackgammonBot,
@@ -67,10 +68,10 @@ def test_cogs_are_discovered() -> None:
 
 
 async def test_command_hash_is_stable_and_depends_on_the_target(tmp_path: Path) -> None:
-    config = Config(storage=StorageConfig(database=str(tmp_path / "db.sqlite3")))
+    config = Config(storage=StorageConfig(database=str(tmp_path / "db.sqlite3")),
+                    timeouts=TimeoutConfig(reminder_minutes=0))  # no reminder loop here
     bots = []
-    for cfg in (config, config, Config(discord=DiscordConfig(dev_guild_ids=(5,)),
-                                       storage=config.storage)):
+    for cfg in (config, config, replace(config, discord=DiscordConfig(dev_guild_ids=(5,)))):
         bot = BackgammonBot(cfg)
         for extension in cog_extensions():
             await bot.load_extension(extension)

@@ -15,7 +15,9 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import discord
 import pytest
@@ -24,6 +26,7 @@ from fake_discord import EPHEMERAL, FakeDiscord, Interaction, Message, User
 from PIL import Image
 
 from bot import fairdice
+from bot.cogs.reminders import ReminderCog
 from bot.config import Config, DiscordConfig, GameConfig, StorageConfig
 from bot.discord_app import BackgammonBot
 from bot.service import GameService
@@ -117,6 +120,8 @@ class Host:
         self.bot: BackgammonBot | None = None
         self.task: asyncio.Task[None] | None = None
         self.storage: SqliteStorage | None = None
+        self.offset = timedelta(0)
+        """How far the service's clock runs ahead of the real one."""
 
     async def start(self, config: Config | None = None) -> BackgammonBot:
         if config is not None:
@@ -125,7 +130,8 @@ class Host:
         await self.storage.open()
         seeds = (f"{n:064x}" for n in itertools.count(1))
         service = GameService(self.storage, self.config, dice=self.dice,
-                              dice_seed=lambda: next(seeds))
+                              dice_seed=lambda: next(seeds),
+                              clock=lambda: datetime.now(UTC) + self.offset)
         bot = BackgammonBot(self.config, service=service, guild_ready_timeout=0.05)
         self.bot = bot
         self.task = asyncio.create_task(bot.start(TOKEN))
@@ -474,3 +480,19 @@ async def test_slow_service_calls_are_deferred(fake: FakeDiscord, host: Host,
     assert_board_message(board)
     refused = await fake.slash(alice, "roll")  # refusals stay private when deferred too
     assert await refused.acknowledged() == 4
+
+
+async def test_idle_player_is_reminded(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    board = await start_game(fake, alice, bob, stake=1)
+    waiting = turn_of(board)
+    # load_extension imports the cog module afresh, so compare by name, not class
+    cog: Any = bot.get_cog("ReminderCog")
+    assert type(cog).__name__ == ReminderCog.__name__
+    assert await cog.send_reminders() == 0
+    host.offset = timedelta(hours=2)  # the game has been idle for two hours
+    assert await cog.send_reminders() == 1
+    assert await cog.send_reminders() == 0  # once per state of the match
+    reminder = fake.channel_messages(fake.channel_id)[-1]
+    assert reminder.content.startswith(f"<@{waiting}>, it's your turn here")

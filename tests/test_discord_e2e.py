@@ -273,6 +273,10 @@ async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host:
     assert "bob: rating" in (await record.public()).content
     record = await fake.slash(bob, "verify", game=1)
     assert "dice match the seed" in (await record.public()).content
+    record = await fake.slash(carol, "export")
+    exported = await record.public()
+    ((name, data),) = exported.files.items()
+    assert name.endswith(".mat") and b"1 point match" in data
 
 
 async def test_double_taken_then_dropped_and_refusals(fake: FakeDiscord, tmp_path: Path,

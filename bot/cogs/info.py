@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,7 +10,6 @@ from discord import app_commands
 from bot.cogs._base import Interaction, ServiceCog
 from bot.cogs.game import VariantName
 from bot.discord_reply import actor_of
-from bot.replies import Reply
 
 if TYPE_CHECKING:
     from bot.discord_app import BackgammonBot
@@ -21,11 +19,6 @@ ORDERS = [app_commands.Choice(name=n, value=n) for n in ("rating", "money", "win
 
 class InfoCog(ServiceCog):
     """Rankings, statistics, records and help."""
-
-    def _optional(self, name: str) -> Callable[..., Awaitable[Reply]] | None:
-        """A service operation that may not exist yet in this version of the service."""
-        found: Callable[..., Awaitable[Reply]] | None = getattr(self.service, name, None)
-        return found
 
     @app_commands.command(description="The server's backgammon leaderboard")
     @app_commands.describe(order="Rank by rating, money won or wins", page="Page number")
@@ -52,12 +45,7 @@ class InfoCog(ServiceCog):
     @app_commands.checks.bot_has_permissions(attach_files=True)
     async def export(self, interaction: Interaction) -> None:
         place, actor = self.where(interaction)
-        operation = self._optional("export")
-        if operation is None:
-            await self.presenter.private(interaction, "Exporting match records is not "
-                                                      "available in this version yet.")
-            return
-        await self.answer(interaction, operation(place, actor))
+        await self.answer(interaction, self.service.export(place, actor))
 
     @app_commands.command(description="Check that every die of a finished game came from "
                                       "its published seed")
@@ -71,12 +59,7 @@ class InfoCog(ServiceCog):
     @app_commands.describe(variant="Variant (default: the server's default)")
     async def rules(self, interaction: Interaction,
                     variant: app_commands.Transform[str, VariantName] | None = None) -> None:
-        operation = self._optional("rules")
-        if operation is None:
-            await self.presenter.private(interaction, "The rules summary is not available in "
-                                                      "this version yet.")
-            return
-        reply = await self.presenter.call(interaction, operation(variant))
+        reply = await self.presenter.call(interaction, self.service.rules(variant))
         await self.presenter.private(interaction, reply.text)
 
     @app_commands.command(description="How to play backgammon here: the commands")

@@ -255,13 +255,21 @@ class GameService:
     async def _act(self, place: Place, actor: Actor,
                    op: Callable[[Work], Awaitable[None]], *,
                    expected_version: int | None = None,
+                   match_id: int | None = None,
                    statuses: tuple[str, ...] = ("active",)) -> Reply:
-        """Run ``op`` on the channel's match as one transaction."""
+        """Run ``op`` on the channel's match as one transaction.
+
+        ``expected_version`` and ``match_id`` (from a button) refuse the action
+        when the channel's match has moved on or is another match.
+        """
         async with self._lock(place.channel_id):
             try:
                 async with self.storage.transaction() as tx:
                     await tx.upsert_user(actor.id, actor.name, actor.is_bot)
                     loaded = await self._load(tx, place, statuses=statuses)
+                    if match_id is not None and loaded.row.id != match_id:
+                        raise Refusal("That button belongs to an earlier game in this channel: "
+                                      "use the latest board's buttons.")
                     if expected_version is not None and loaded.row.version != expected_version:
                         raise Refusal("This game has moved on since that button was shown: "
                                       "use the latest board's buttons.")
@@ -433,7 +441,8 @@ class GameService:
         work.lines.append(self._describe_result(work, result))
         work.lines.append(
             f"Dice seed of game {game_row.number}: {game_row.seed} (its SHA-256 "
-            f"{game_row.seed_hash} was published at the start): /verify checks every roll.")
+            f"{game_row.seed_hash} was published at the start): /verify {game_row.id} "
+            "checks every roll.")
         work.session = work.session.add_game(result)
         work.boards.append(board(game, work.session, work.loaded.names))
         winner_id = work.user(result.winner)
@@ -581,7 +590,8 @@ class GameService:
                               Button(Act.DECLINE, "Decline", (opponent.id,)),))
 
     async def accept(self, place: Place, actor: Actor,
-                     expected_version: int | None = None) -> Reply:
+                     expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             row = work.row
             if row.status != "challenged":
@@ -595,11 +605,12 @@ class GameService:
             work.lines.append(f"{work.name(Player.BLACK)} accepts.")
             await self._next_game(work)
 
-        return await self._act(place, actor, op, expected_version=expected_version,
+        return await self._act(place, actor, op, expected_version=expected_version, match_id=match_id,
                                statuses=("challenged",))
 
     async def decline(self, place: Place, actor: Actor,
-                      expected_version: int | None = None) -> Reply:
+                      expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             if work.actor.id != work.row.black_id:
                 raise Refusal(f"Only {work.name(Player.BLACK)} can decline this challenge"
@@ -608,7 +619,7 @@ class GameService:
             work.match_status = "declined"
             work.lines.append(f"{work.name(Player.BLACK)} declines the challenge.")
 
-        return await self._act(place, actor, op, expected_version=expected_version,
+        return await self._act(place, actor, op, expected_version=expected_version, match_id=match_id,
                                statuses=("challenged",))
 
     async def cancel(self, place: Place, actor: Actor) -> Reply:
@@ -641,7 +652,8 @@ class GameService:
         return game
 
     async def roll(self, place: Place, actor: Actor,
-                   expected_version: int | None = None) -> Reply:
+                   expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -653,7 +665,8 @@ class GameService:
             self._note_empty(work, game)
             await self._auto(work)
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     def _why_not_roll(self, work: Work, game: Game) -> str:
         if game.phase is Phase.PLAY and game.dice is not None:
@@ -670,17 +683,20 @@ class GameService:
         return self._format(game, plays[0]) if plays else "13/7"
 
     async def double(self, place: Place, actor: Actor,
-                     expected_version: int | None = None) -> Reply:
+                     expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._game(work)
             work.game = game.double(player)
             work.lines.append(f"{work.name(player)} doubles to {game.cube.value * 2}.")
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def take(self, place: Place, actor: Actor,
-                   expected_version: int | None = None) -> Reply:
+                   expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -689,10 +705,12 @@ class GameService:
                               f"{work.game.cube.value}.")
             await self._auto(work)
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def drop(self, place: Place, actor: Actor,
-                   expected_version: int | None = None) -> Reply:
+                   expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -701,10 +719,12 @@ class GameService:
             await self._finish(work)
             await self._auto(work)
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def beaver(self, place: Place, actor: Actor,
-                     expected_version: int | None = None) -> Reply:
+                     expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -714,7 +734,8 @@ class GameService:
                               f"{work.game.cube.offer.value}, and "
                               f"{work.name(player.other)} must take or drop.")
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     def _stage(self, game: Game) -> Stage:
         stage = game.stage
@@ -789,7 +810,8 @@ class GameService:
         await self._auto(work)
 
     async def undo(self, place: Place, actor: Actor,
-                   expected_version: int | None = None) -> Reply:
+                   expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         """Take back the moves entered so far this turn (before the play is final)."""
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
@@ -812,10 +834,12 @@ class GameService:
                 work.state.pop("draft")
                 work.lines.append(f"Undone {parts[-1]}; nothing entered yet this turn.")
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def confirm(self, place: Place, actor: Actor,
-                      expected_version: int | None = None) -> Reply:
+                      expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -832,10 +856,12 @@ class GameService:
             finally:
                 work.state.pop("pending_ok", None)
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def choose(self, place: Place, actor: Actor, option: str,
-                     expected_version: int | None = None) -> Reply:
+                     expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -846,7 +872,8 @@ class GameService:
             work.lines.append(f"{work.name(player)} chooses {picked}.")
             await self._auto(work)
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def resign(self, place: Place, actor: Actor, kind: str = "single") -> Reply:
         async def op(work: Work) -> None:
@@ -866,7 +893,8 @@ class GameService:
         return await self._act(place, actor, op)
 
     async def answer_resignation(self, place: Place, actor: Actor, accept: bool,
-                                 expected_version: int | None = None) -> Reply:
+                                 expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._expect(work, player)
@@ -878,7 +906,8 @@ class GameService:
             else:
                 work.lines.append(f"{work.name(player)} rejects the resignation: play on.")
 
-        return await self._act(place, actor, op, expected_version=expected_version)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def forfeit(self, place: Place, actor: Actor) -> Reply:
         """Abandon: lose the current game at the cube's value and end the match/session."""

@@ -309,3 +309,18 @@ async def test_export_gives_a_mat_file_that_parses_back(tmp_path: Path) -> None:
     parsed = parse_mat(data.decode())
     assert parsed.length == 3 and len(parsed.games) == 1
     assert not (await service.export(Place(7, 99), CAROL)).ok
+
+
+async def test_button_of_an_earlier_match_is_refused(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 4, 2])
+    await start(service, length=1)
+    first = await service.board(HERE, ALICE)
+    assert (await service.forfeit(HERE, BOB)).ok
+    await start(service, length=1)
+    current = await service.board(HERE, ALICE)
+    assert current.match_id != first.match_id
+    old = await service.move(HERE, ALICE, "8/4 6/4")  # typed commands need no match id
+    assert old.ok
+    stale = await service.roll(HERE, BOB, expected_version=current.version,
+                               match_id=first.match_id)
+    assert not stale.ok and "earlier game" in stale.text

@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 CUSTOM_ID_MAX = 100
 TEMPLATE = (r"bg:(?P<act>[a-z-]+):(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<users>[0-9.]*)"
             r"(?::(?P<option>.*))?")
-MOVED_ON = ("This game has moved on since that button was shown: "
-            "use the buttons of the latest board.")
 
 _STYLES = {
     Act.ACCEPT: discord.ButtonStyle.success,
@@ -68,8 +66,8 @@ def custom_id(act: Act, match_id: int, version: int, users: tuple[int, ...],
     return cid
 
 
-def _call(service: GameService, act: Act, place: Place, actor: Actor, version: int,
-          option: str) -> Awaitable[Reply]:
+def _call(service: GameService, act: Act, place: Place, actor: Actor, match_id: int,
+          version: int, option: str) -> Awaitable[Reply]:
     """The service call a button makes."""
     simple: dict[Act, Callable[..., Awaitable[Reply]]] = {
         Act.ACCEPT: service.accept, Act.DECLINE: service.decline, Act.ROLL: service.roll,
@@ -77,11 +75,11 @@ def _call(service: GameService, act: Act, place: Place, actor: Actor, version: i
         Act.BEAVER: service.beaver, Act.UNDO: service.undo, Act.CONFIRM: service.confirm,
     }
     if act in simple:
-        return simple[act](place, actor, expected_version=version)
+        return simple[act](place, actor, expected_version=version, match_id=match_id)
     if act is Act.ACCEPT_RESIGNATION or act is Act.REJECT_RESIGNATION:
         return service.answer_resignation(place, actor, act is Act.ACCEPT_RESIGNATION,
-                                          expected_version=version)
-    return service.choose(place, actor, option, expected_version=version)
+                                          expected_version=version, match_id=match_id)
+    return service.choose(place, actor, option, expected_version=version, match_id=match_id)
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
@@ -131,15 +129,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         actor = actor_of(interaction.user)
         service = host.service
 
-        async def work() -> Reply:
-            # The service keys games by channel; the match id in the button
-            # tells an old match's button from the current match's.
-            current = await service.board(place, actor)
-            if not current.ok or current.match_id != self.match_id:
-                return Reply.refuse(MOVED_ON)
-            return await _call(service, self.act, place, actor, self.version, self.option)
-
-        reply = await presenter.call(interaction, work())
+        # The match id tells an old match's button in this channel from the current one's.
+        reply = await presenter.call(interaction, _call(
+            service, self.act, place, actor, self.match_id, self.version, self.option))
         await presenter.send(interaction, reply, from_button=True)
 
 

@@ -605,8 +605,8 @@ class GameService:
             work.lines.append(f"{work.name(Player.BLACK)} accepts.")
             await self._next_game(work)
 
-        return await self._act(place, actor, op, expected_version=expected_version, match_id=match_id,
-                               statuses=("challenged",))
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id, statuses=("challenged",))
 
     async def decline(self, place: Place, actor: Actor,
                       expected_version: int | None = None,
@@ -619,8 +619,8 @@ class GameService:
             work.match_status = "declined"
             work.lines.append(f"{work.name(Player.BLACK)} declines the challenge.")
 
-        return await self._act(place, actor, op, expected_version=expected_version, match_id=match_id,
-                               statuses=("challenged",))
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id, statuses=("challenged",))
 
     async def cancel(self, place: Place, actor: Actor) -> Reply:
         async def op(work: Work) -> None:

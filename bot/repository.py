@@ -87,6 +87,26 @@ class LedgerEntry:
     chouette_id: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ChouetteRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    status: str
+    """'open' (waiting for players or a start), 'playing', 'closed'."""
+    rules: dict[str, Any]
+    state: dict[str, Any]
+    version: int
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteMemberRow:
+    user_id: int
+    position: int
+    throw: int | None
+
+
 class StaleVersionError(Exception):
     """Another action changed the row first (optimistic concurrency check failed)."""
 
@@ -128,6 +148,25 @@ class Transaction(Protocol):
 
     async def add_ledger(self, entries: Sequence[LedgerEntry]) -> None: ...
     async def balance(self, guild_id: int, user_id: int) -> int: ...
+
+    async def insert_chouette(self, *, guild_id: int, channel_id: int,
+                              rules: dict[str, Any], state: dict[str, Any]) -> ChouetteRow: ...
+    async def open_chouette_in_channel(self, channel_id: int) -> ChouetteRow | None: ...
+    async def get_chouette(self, chouette_id: int) -> ChouetteRow | None: ...
+    async def update_chouette(self, chouette_id: int, expected_version: int,
+                              **changes: Any) -> ChouetteRow:
+        """Apply ``changes`` (status, state) and bump the version, or StaleVersionError."""
+        ...
+    async def chouette_members(self, chouette_id: int) -> list[ChouetteMemberRow]:
+        """The members at the table now, in list order."""
+        ...
+    async def set_chouette_members(self, chouette_id: int,
+                                   members: Sequence[tuple[int, int | None]]) -> None:
+        """Make ``members`` ((user, seat throw) in list order) the table; others leave."""
+        ...
+    async def chouette_totals(self, chouette_id: int) -> dict[int, int]:
+        """Each user's money won (+) or lost (-) at this chouette so far."""
+        ...
 
     async def rating(self, guild_id: int, user_id: int) -> RatingRow: ...
     async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None: ...

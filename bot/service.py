@@ -40,6 +40,7 @@ from bot.repository import (
     Storage,
     Transaction,
 )
+from bot.table import PAIR, Table
 from bot.views import Session, board
 from engine.dice import Dice
 from engine.errors import (
@@ -140,6 +141,10 @@ class Work:
     match_status: str | None = None
     match_winner: int | None = None
     attachment: tuple[str, bytes] | None = None
+    table: Table = PAIR
+    """Who sits at this match: two players, or a chouette (see :mod:`bot.table`)."""
+    row_changes: dict[str, Any] = field(default_factory=dict)
+    """More match columns to write at commit (a chouette's new captain: black_id)."""
 
     @property
     def row(self) -> MatchRow:
@@ -156,10 +161,25 @@ class Work:
             return Player.WHITE
         if actor.id == self.row.black_id:
             return Player.BLACK
+        self.table.refuse_outsider(self, actor)
         raise Refusal(
             f"You are not playing in this game ({self.name(Player.WHITE)} vs "
             f"{self.name(Player.BLACK)}). You can watch with /board, or start your own game "
             "in another channel or thread.")
+
+    def switch_to(self, loaded: Loaded) -> None:
+        """Go on with another match in the same transaction (a chouette's next game).
+        The current match must already be written; lines and boards are kept."""
+        self.loaded = loaded
+        self.game = loaded.game
+        self.session = loaded.session
+        self.game_row = loaded.game_row
+        self.stored = len(loaded.game.record) if loaded.game is not None else 0
+        self.dice = None
+        self.state = dict(loaded.row.state)
+        self.match_status = None
+        self.match_winner = None
+        self.row_changes = {}
 
     def draw(self) -> int:
         if self.dice is None:
@@ -292,7 +312,15 @@ class GameService:
             stored = len(loaded.game.record) if loaded.game is not None else 0
         return Work(tx=tx, loaded=loaded, actor=actor, game=loaded.game,
                     session=loaded.session, game_row=loaded.game_row, stored=stored,
-                    dice=dice, state=dict(loaded.row.state))
+                    dice=dice, state=dict(loaded.row.state), table=self._table(loaded.row))
+
+    def _table(self, row: MatchRow) -> Table:
+        """The table strategy of a match: a chouette game, or two players."""
+        if row.chouette_id is None:
+            return PAIR
+        from bot.chouette_service import ChouetteTable
+
+        return ChouetteTable(self)
 
     async def _commit(self, work: Work) -> Reply:
         """Write what ``work`` did, with the version check; build the reply."""
@@ -302,6 +330,7 @@ class GameService:
             match_changes["status"] = work.match_status
         if work.match_winner is not None:
             match_changes["winner_id"] = work.match_winner
+        match_changes.update(work.row_changes)
         row = await work.tx.update_match(work.row.id, work.row.version, **match_changes)
         game_row = await work.tx.get_game(work.game_row.id) if work.game_row else None
         self._cache[row.id] = (row.version, Loaded(row, work.session, game_row, work.game,
@@ -313,14 +342,19 @@ class GameService:
         game = work.game
         buttons: tuple[Button, ...] = ()
         if game is not None and row.status == "active":
-            boards.append(board(game, work.session, work.loaded.names))
+            boards.append(self._board(work, game))
             buttons = self._buttons(work, game, row)
             waiting = game.awaiting
             if waiting is not None:
                 work.notify.append(self._turn_line(work, game, waiting))
+            buttons = work.table.decorate(work, game, buttons)
         return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                      buttons=buttons, notify=tuple(work.notify), match_id=row.id,
                      version=row.version, attachment=work.attachment)
+
+    def _board(self, work: Work, game: Game) -> Board:
+        return board(game, work.session, work.loaded.names,
+                     chouette=work.table.panel(work, game))
 
     def _turn_line(self, work: Work, game: Game, waiting: Player) -> str:
         who = f"<@{work.user(waiting)}>"
@@ -444,7 +478,9 @@ class GameService:
             f"{game_row.seed_hash} was published at the start): /verify {game_row.id} "
             "checks every roll.")
         work.session = work.session.add_game(result)
-        work.boards.append(board(game, work.session, work.loaded.names))
+        work.boards.append(self._board(work, game))
+        if await work.table.finish(work, result):
+            return
         winner_id = work.user(result.winner)
         loser_id = work.user(result.loser)
         guild = work.row.guild_id
@@ -566,6 +602,9 @@ class GameService:
             try:
                 async with self.storage.transaction() as tx:
                     existing = await tx.open_match_in_channel(place.channel_id)
+                    if await tx.open_chouette_in_channel(place.channel_id) is not None:
+                        raise Refusal("This channel has a chouette table: join it with "
+                                      "/chouette join, or challenge in another channel.")
                     if existing is not None:
                         raise Refusal(
                             "This channel already has a game or a challenge. Finish it first, "
@@ -698,6 +737,8 @@ class GameService:
                    expected_version: int | None = None,
                    match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
+            if await work.table.answer_double(work, take=True):
+                return
             player = work.player_of(work.actor)
             game = self._expect(work, player)
             work.game = game.take(player)
@@ -712,6 +753,8 @@ class GameService:
                    expected_version: int | None = None,
                    match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
+            if await work.table.answer_double(work, take=False):
+                return
             player = work.player_of(work.actor)
             game = self._expect(work, player)
             work.game = game.drop(player)
@@ -912,6 +955,7 @@ class GameService:
     async def forfeit(self, place: Place, actor: Actor) -> Reply:
         """Abandon: lose the current game at the cube's value and end the match/session."""
         async def op(work: Work) -> None:
+            work.table.check_forfeit(work)
             player = work.player_of(work.actor)
             game = self._game(work)
             work.game = game.forfeit(player, ResultKind.SINGLE)

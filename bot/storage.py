@@ -28,6 +28,8 @@ from typing import Any, ClassVar
 import aiosqlite
 
 from bot.repository import (
+    ChouetteMemberRow,
+    ChouetteRow,
     EventRow,
     GameRow,
     LedgerEntry,
@@ -46,6 +48,8 @@ _GAME_COLUMNS = (
     "id, match_id, number, seed_hash, seed, dice_drawn, status, winner_id, result, "
     "created_at, finished_at, setup"
 )
+_CHOUETTE_COLUMNS = "id, guild_id, channel_id, status, rules, state, version, created_at"
+_CHOUETTE_UPDATABLE = {"status", "state"}
 _MATCH_UPDATABLE = {"status", "state", "winner_id", "rated", "white_id", "black_id"}
 _GAME_UPDATABLE = {"dice_drawn", "status", "winner_id", "result", "finished_at"}
 
@@ -84,6 +88,12 @@ def _game(row: aiosqlite.Row) -> GameRow:
         result=json.loads(row[8]) if row[8] else None, created_at=row[9], finished_at=row[10],
         setup=json.loads(row[11]),
     )
+
+
+def _chouette(row: aiosqlite.Row) -> ChouetteRow:
+    return ChouetteRow(id=row[0], guild_id=row[1], channel_id=row[2], status=row[3],
+                       rules=json.loads(row[4]), state=json.loads(row[5]), version=row[6],
+                       created_at=row[7])
 
 
 def _dumps(value: Any) -> str:
@@ -266,6 +276,73 @@ class SqliteTransaction:
             "SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE guild_id = ? AND user_id = ?",
             (guild_id, user_id))
         return int(row[0]) if row else 0
+
+    # chouettes --------------------------------------------------------------
+    async def insert_chouette(self, *, guild_id: int, channel_id: int,
+                              rules: dict[str, Any], state: dict[str, Any]) -> ChouetteRow:
+        cur = await self._db.execute(
+            "INSERT INTO chouettes (guild_id, channel_id, status, rules, state, version, "
+            "created_at) VALUES (?, ?, 'open', ?, ?, 0, ?)",
+            (guild_id, channel_id, _dumps(rules), _dumps(state), now()))
+        chouette_id = cur.lastrowid
+        assert chouette_id is not None
+        row = await self.get_chouette(chouette_id)
+        assert row is not None
+        return row
+
+    async def open_chouette_in_channel(self, channel_id: int) -> ChouetteRow | None:
+        row = await self._one(
+            f"SELECT {_CHOUETTE_COLUMNS} FROM chouettes WHERE channel_id = ? "
+            "AND status IN ('open', 'playing')", (channel_id,))
+        return _chouette(row) if row else None
+
+    async def get_chouette(self, chouette_id: int) -> ChouetteRow | None:
+        row = await self._one(f"SELECT {_CHOUETTE_COLUMNS} FROM chouettes WHERE id = ?",
+                              (chouette_id,))
+        return _chouette(row) if row else None
+
+    async def update_chouette(self, chouette_id: int, expected_version: int,
+                              **changes: Any) -> ChouetteRow:
+        unknown = set(changes) - _CHOUETTE_UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update chouette columns {sorted(unknown)}")
+        sets = ["version = version + 1"]
+        params: list[Any] = []
+        for key, value in changes.items():
+            sets.append(f"{key} = ?")
+            params.append(_dumps(value) if key == "state" else value)
+        cur = await self._db.execute(
+            f"UPDATE chouettes SET {', '.join(sets)} WHERE id = ? AND version = ?",
+            (*params, chouette_id, expected_version))
+        if cur.rowcount != 1:
+            raise StaleVersionError(
+                f"chouette {chouette_id} is no longer at version {expected_version}")
+        row = await self.get_chouette(chouette_id)
+        assert row is not None
+        return row
+
+    async def chouette_members(self, chouette_id: int) -> list[ChouetteMemberRow]:
+        rows = await self._all(
+            "SELECT user_id, position, throw FROM chouette_members WHERE chouette_id = ? "
+            "AND active = 1 ORDER BY position", (chouette_id,))
+        return [ChouetteMemberRow(r[0], r[1], r[2]) for r in rows]
+
+    async def set_chouette_members(self, chouette_id: int,
+                                   members: Sequence[tuple[int, int | None]]) -> None:
+        await self._db.execute(
+            "UPDATE chouette_members SET active = 0 WHERE chouette_id = ?", (chouette_id,))
+        stamp = now()
+        await self._db.executemany(
+            "INSERT INTO chouette_members (chouette_id, user_id, position, throw, active, "
+            "joined_at) VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT(chouette_id, user_id) DO UPDATE "
+            "SET position = excluded.position, throw = excluded.throw, active = 1",
+            [(chouette_id, user, i, throw, stamp) for i, (user, throw) in enumerate(members)])
+
+    async def chouette_totals(self, chouette_id: int) -> dict[int, int]:
+        rows = await self._all(
+            "SELECT user_id, SUM(amount) FROM ledger WHERE chouette_id = ? GROUP BY user_id",
+            (chouette_id,))
+        return {int(r[0]): int(r[1]) for r in rows}
 
     # ratings ----------------------------------------------------------------
     async def rating(self, guild_id: int, user_id: int) -> RatingRow:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.replies import Board
 from engine.game import Game, Phase
 from engine.gnubgid import (
@@ -18,12 +20,15 @@ from engine.scoring import EndReason
 from engine.variant import StandardBackgammon
 from render.view import (
     BoardView,
+    ChouetteView,
     CubeView,
     GameOverView,
     LastPlay,
     MatchInfo,
     MoneyInfo,
+    Partner,
     PlayerInfo,
+    StakeState,
 )
 from render.view import ResultKind as ViewResultKind
 
@@ -44,11 +49,23 @@ def scores(session: Session) -> tuple[int, int]:
     return session.points
 
 
+def chouette_panel(partners: Sequence[tuple[str, StakeState]], *,
+                   box: Player = Player.WHITE) -> ChouetteView:
+    """The chouette panel: ``box`` plays the captain; ``partners`` are the other
+    members in list order with their stake in this game."""
+    return ChouetteView(box=box, partners=tuple(Partner(n, s) for n, s in partners))
+
+
 def board_view(game: Game, session: Session, names: tuple[str, str], *,
-               viewer: Player | None = None) -> BoardView:
-    """What the picture of ``game`` shows."""
+               viewer: Player | None = None,
+               chouette: ChouetteView | None = None) -> BoardView:
+    """What the picture of ``game`` shows (with the chouette panel, if given)."""
     score = scores(session)
     players = (PlayerInfo(names[0], score=score[0]), PlayerInfo(names[1], score=score[1]))
+    if chouette is not None:
+        # One game per box/captain pairing: the session score means nothing here.
+        notes = ("box", "captain") if chouette.box is Player.WHITE else ("captain", "box")
+        players = (PlayerInfo(names[0], note=notes[0]), PlayerInfo(names[1], note=notes[1]))
     cube: CubeView | None = None
     if game.cube_in_use or game.cube.value > 1:
         offered = game.cube.offer.answerer if (
@@ -84,6 +101,7 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
         last_play=last_play(game),
         variant=variant_title,
         game_over=over,
+        chouette=chouette,
     )
 
 
@@ -121,8 +139,8 @@ def gnubg_ids(game: Game, session: Session) -> tuple[str, str]:
 
 
 def board(game: Game, session: Session, names: tuple[str, str], caption: str = "", *,
-          viewer: Player | None = None) -> Board:
+          viewer: Player | None = None, chouette: ChouetteView | None = None) -> Board:
     position_id, match_id = gnubg_ids(game, session)
-    return Board(board_view(game, session, names, viewer=viewer), caption, position_id,
-                 match_id)
+    return Board(board_view(game, session, names, viewer=viewer, chouette=chouette), caption,
+                 position_id, match_id)
 

@@ -1,0 +1,243 @@
+"""The game service under load: 200 concurrent money games in one process on one
+SQLite file (WAL, synchronous=FULL) in a temporary directory.
+
+* **Saturation**: one asyncio task per game plays on (roll, take, move) as fast
+  as the service answers: sustained committed moves and actions per second, and
+  the caller-observed move time (mostly queueing for the process's one
+  database connection behind the other 199 games).
+* **Paced load**: the same 200 games with exponential think times offering
+  25 %, 50 % and 75 % of the saturation rate: caller-observed time of
+  ``service.move`` (parse, validate, apply, commit, reply; queueing included),
+  p50/p99, against the 50 ms target.
+* **One at a time**: moves of the same games made sequentially, each timed as
+  ``service.move`` + ``render.render_png`` of the reply's board (what a reply
+  costs end to end), with render time against service time as a ratio.
+* **Memory per active game**: what the service keeps for each active game
+  (its cache of the rebuilt state), measured with tracemalloc on a fresh
+  service loading every game, and the process RSS growth over the whole run.
+
+Plays are chosen from ``service.suggestions`` (the autocomplete call) and the
+reply's buttons, as a client would.  Target: move p99 under 50 ms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import resource
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from bot.config import Config
+from bot.replies import Act, Reply
+from bot.service import Actor, GameService, Place
+from bot.storage import SqliteStorage
+from render import render_png
+
+GAMES = 200
+GUILD = 3
+TARGET_P99_MS = 50.0
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _players(i: int) -> tuple[Actor, Actor]:
+    return Actor(100_000 + 2 * i, f"w{i}"), Actor(100_001 + 2 * i, f"b{i}")
+
+
+class Seat:
+    """One game and the last reply it got.
+
+    (Plain classes, not dataclasses: bench/run.py loads this module without
+    registering it in sys.modules.)
+    """
+
+    def __init__(self, place: Place, players: tuple[Actor, Actor], reply: Reply,
+                 rng: random.Random) -> None:
+        self.place = place
+        self.players = players
+        self.reply = reply
+        self.rng = rng
+
+    def actor(self, user: int) -> Actor:
+        return self.players[0] if self.players[0].id == user else self.players[1]
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.moves = 0
+        self.actions = 0
+        self.refused = 0
+        self.move_ms: list[float] = []
+        self.render_ms: list[float] = []
+
+
+async def _step(service: GameService, seat: Seat, tally: Tally, *, render: bool) -> None:
+    """One action for this game: roll or take when a button says so, else a move."""
+    buttons = {b.act: b for b in seat.reply.buttons}
+    version = seat.reply.version
+    reply: Reply | None = None
+    if Act.TAKE in buttons:
+        reply = await service.take(seat.place, seat.actor(buttons[Act.TAKE].users[0]),
+                                   expected_version=version)
+    elif Act.ROLL in buttons:
+        reply = await service.roll(seat.place, seat.actor(buttons[Act.ROLL].users[0]),
+                                   expected_version=version)
+    else:
+        for actor in seat.players:
+            plays = await service.suggestions(seat.place, actor, "")
+            if plays:
+                text = seat.rng.choice(plays)
+                started = time.perf_counter()
+                reply = await service.move(seat.place, actor, text)
+                took = time.perf_counter() - started
+                if reply.ok:
+                    tally.moves += 1
+                    tally.move_ms.append(took * 1000)
+                    if render and reply.boards:
+                        started = time.perf_counter()
+                        render_png(reply.boards[-1].view)
+                        tally.render_ms.append((time.perf_counter() - started) * 1000)
+                break
+        if reply is None:  # nothing to do (should not happen): look at the board
+            reply = await service.board(seat.place, seat.players[0])
+    if reply.ok:
+        tally.actions += 1
+        seat.reply = reply
+    else:
+        tally.refused += 1
+        seat.reply = await service.board(seat.place, seat.players[0])
+
+
+async def _open(directory: Path) -> tuple[SqliteStorage, GameService, list[Seat]]:
+    storage = SqliteStorage(directory / "bench.sqlite3")
+    await storage.open()
+    service = GameService(storage, Config())
+    seats = []
+    for i in range(GAMES):
+        place = Place(GUILD, 1_000 + i)
+        white, black = _players(i)
+        assert (await service.challenge(place, white, black, stake=1)).ok
+        reply = await service.accept(place, black)
+        assert reply.ok, reply.text
+        seats.append(Seat(place, (white, black), reply, random.Random(i)))
+    return storage, service, seats
+
+
+async def _under_load(service: GameService, seats: list[Seat], seconds: float,
+                      rate: float | None = None) -> tuple[Tally, float]:
+    """Every game acts as soon as it has its answer (``rate`` None: saturation), or
+    after an exponential think time so that all games together offer ``rate``
+    actions per second."""
+    tally = Tally()
+    stop = time.perf_counter() + seconds
+    think = random.Random(7)
+
+    async def play(seat: Seat) -> None:
+        while time.perf_counter() < stop:
+            if rate is not None:
+                pause = think.expovariate(rate / len(seats))
+                await asyncio.sleep(min(pause, stop - time.perf_counter()))
+                if time.perf_counter() >= stop:
+                    break
+            await _step(service, seat, tally, render=False)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(play(s) for s in seats))
+    return tally, time.perf_counter() - started
+
+
+async def _one_at_a_time(service: GameService, seats: list[Seat], moves: int) -> Tally:
+    tally = Tally()
+    i = 0
+    while tally.moves < moves:
+        await _step(service, seats[i % len(seats)], tally, render=True)
+        i += 1
+    return tally
+
+
+async def _memory(storage: SqliteStorage) -> float:
+    """Bytes the service keeps per active game once it has loaded them all."""
+    fresh = GameService(storage, Config())
+    places = [Place(GUILD, 1_000 + i) for i in range(GAMES)]
+    await fresh.board(places[0], _players(0)[0])  # warm imports and statement caches
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    for i, place in enumerate(places):
+        await fresh.board(place, _players(i)[0])
+    after = tracemalloc.take_snapshot()
+    tracemalloc.stop()
+    grown = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    return grown / GAMES
+
+
+def _rss_kb() -> int:
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+
+async def _run(quick: bool) -> list[str]:
+    seconds = 3.0 if quick else 12.0
+    sequential = 150 if quick else 1_000
+    rss_start = _rss_kb()
+    with tempfile.TemporaryDirectory() as tmp:
+        storage, service, seats = await _open(Path(tmp))
+        try:
+            load, wall = await _under_load(service, seats, seconds)
+            capacity = load.actions / wall
+            paced = []
+            for share in (0.25, 0.5, 0.75):
+                tally, _ = await _under_load(service, seats, seconds, rate=share * capacity)
+                paced.append((share, tally))
+            alone = await _one_at_a_time(service, seats, sequential)
+            per_game = await _memory(storage)
+            size = (Path(tmp) / "bench.sqlite3").stat().st_size
+        finally:
+            await storage.close()
+    rss_grown = (_rss_kb() - rss_start) / GAMES
+    p50, p99 = _pct(load.move_ms, 0.50), _pct(load.move_ms, 0.99)
+    s50, s99 = _pct(alone.move_ms, 0.50), _pct(alone.move_ms, 0.99)
+    r50, r99 = _pct(alone.render_ms, 0.50), _pct(alone.render_ms, 0.99)
+    total = [m + r for m, r in zip(alone.move_ms, alone.render_ms, strict=False)]
+    t50, t99 = _pct(total, 0.50), _pct(total, 0.99)
+    lines = [
+        f"{GAMES} concurrent money games, one process, one SQLite file "
+        f"(WAL, synchronous=FULL); {seconds:g} s per load level",
+        f"saturation (every game acts as soon as answered): {load.moves / wall:.0f} committed "
+        f"moves/s, {capacity:.0f} committed actions/s (rolls, takes, moves; "
+        f"{load.actions} in {wall:.1f} s, {load.refused} refused)",
+        f"saturation: move time p50 {p50:.1f} ms, p99 {p99:.1f} ms (caller-observed: "
+        f"{GAMES} games queue for one connection)",
+    ]
+    for share, tally in paced:
+        q50, q99 = _pct(tally.move_ms, 0.50), _pct(tally.move_ms, 0.99)
+        verdict = "met" if q99 < TARGET_P99_MS else "NOT met"
+        lines.append(
+            f"offered {share:.0%} of saturation ({share * capacity:.0f} actions/s over "
+            f"{GAMES} games): move p50 {q50:.1f} ms, p99 {q99:.1f} ms "
+            f"({tally.moves} moves; target p99 < {TARGET_P99_MS:g} ms: {verdict})")
+    return [
+        *lines,
+        f"one at a time ({alone.moves} moves): service p50 {s50:.1f} ms, p99 {s99:.1f} ms; "
+        f"render_png p50 {r50:.1f} ms, p99 {r99:.1f} ms",
+        f"one at a time: service + render p50 {t50:.1f} ms, p99 {t99:.1f} ms; "
+        f"render / service = {r50 / s50:.2f}x at p50, {r99 / s99:.2f}x at p99",
+        f"memory per active game: {per_game / 1024:.1f} KiB held by the service (tracemalloc); "
+        f"process RSS growth / games {rss_grown:.0f} KiB (renderer and SQLite caches "
+        f"included); database {size / 1e6:.1f} MB",
+    ]
+
+
+def run(quick: bool) -> list[str]:
+    return asyncio.run(_run(quick))
+
+
+if __name__ == "__main__":
+    for line in run(quick=False):
+        print(line)

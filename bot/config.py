@@ -34,10 +34,21 @@ class DiscordConfig:
     """Start each game in its own thread when the bot may create threads."""
     shard_count: int = 0
     """0 lets discord.py choose (AutoShardedBot); >0 fixes the shard count."""
+    shard_ids: tuple[int, ...] = ()
+    """The shards this process runs (several processes: each its own ids); empty = all."""
 
     def check(self) -> None:
         if self.shard_count < 0:
             raise ConfigError("discord.shard_count must be 0 (automatic) or a positive number")
+        if self.shard_ids:
+            if self.shard_count <= 0:
+                raise ConfigError("discord.shard_ids needs discord.shard_count (the total "
+                                  "number of shards of all processes)")
+            if any(not 0 <= s < self.shard_count for s in self.shard_ids):
+                raise ConfigError(f"discord.shard_ids must be between 0 and "
+                                  f"{self.shard_count - 1} (discord.shard_count - 1)")
+            if len(set(self.shard_ids)) != len(self.shard_ids):
+                raise ConfigError("discord.shard_ids lists a shard twice")
         if any(g <= 0 for g in self.dev_guild_ids):
             raise ConfigError("discord.dev_guild_ids must list positive guild ids")
 
@@ -46,10 +57,20 @@ class DiscordConfig:
 class StorageConfig:
     database: str = "bgbot.sqlite3"
     """Path of the SQLite database file (created on first start)."""
+    url: str = ""
+    """PostgreSQL URL (postgresql://user@host:5432/dbname) shared by several bot
+    processes; empty = the SQLite file."""
+    pool_size: int = 10
+    """PostgreSQL: most connections this process opens."""
 
     def check(self) -> None:
         if not self.database.strip():
             raise ConfigError("storage.database must be a file path, not empty")
+        if self.url and not self.url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError("storage.url must be empty (SQLite) or a PostgreSQL URL such as "
+                              "'postgresql://bgbot@127.0.0.1:5432/bgbot'")
+        if self.pool_size < 1:
+            raise ConfigError("storage.pool_size must be 1 or more")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +120,36 @@ class RenderConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class AIConfig:
+    enabled: bool = True
+    """Players may challenge the bot itself (and ask for /hint and /analyze)."""
+    name: str = "gnubot"
+    """The AI's name in the console mode (in Discord it is the bot's own account)."""
+    default_level: str = "strong"
+    """beginner, intermediate, strong or expert."""
+    time_limit: float = 10.0
+    """Seconds the AI may think about one decision before a quick fallback decides."""
+    processes: bool = True
+    """Think in a separate process (keeps the bot responsive); false: a thread."""
+
+    def check(self) -> None:
+        levels = ("beginner", "intermediate", "strong", "expert")
+        if self.default_level not in levels:
+            raise ConfigError(f"ai.default_level must be one of: {', '.join(levels)}")
+        if self.time_limit <= 0:
+            raise ConfigError("ai.time_limit must be more than 0 seconds")
+        if not self.name.strip():
+            raise ConfigError("ai.name must not be empty")
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
     game: GameConfig = field(default_factory=GameConfig)
     timeouts: TimeoutConfig = field(default_factory=TimeoutConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
+    ai: AIConfig = field(default_factory=AIConfig)
 
     @property
     def token(self) -> str:

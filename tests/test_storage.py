@@ -1,33 +1,88 @@
-"""SQLite storage: migrations, transactions, optimistic versions (real files in temp dirs)."""
+"""Storage on both backends: migrations, transactions, optimistic versions.
 
+Every test runs on SQLite (a real file in a temp dir) and on PostgreSQL (a new
+database on a throwaway server, see tests/pg.py; skipped with the reason when
+no server can be started).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
+import pg
 import pytest
 
-from bot.repository import LedgerEntry, StaleVersionError
+from bot.repository import LedgerEntry, StaleVersionError, Storage
 from bot.storage import SqliteStorage, migrations
 
 
-async def _open(tmp_path: Path) -> SqliteStorage:
-    storage = SqliteStorage(tmp_path / "db.sqlite3")
-    await storage.open()
-    return storage
+class Backend:
+    """Opens storages on one database of one backend; closes them all at the end."""
+
+    def __init__(self, name: str, make: Callable[[], Any], integrity_error: type[BaseException]
+                 ) -> None:
+        self.name = name
+        self._make = make
+        self.integrity_error = integrity_error
+        self.opened: list[Any] = []
+
+    async def open(self) -> Any:
+        storage = self._make()
+        await storage.open()
+        self.opened.append(storage)
+        return storage
+
+    async def close_all(self) -> None:
+        for storage in self.opened:
+            await storage.close()
 
 
-async def test_migrations_apply_once_and_record_version(tmp_path: Path) -> None:
-    storage = await _open(tmp_path)
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    if request.param == "sqlite":
+        b = Backend("sqlite", lambda: SqliteStorage(tmp_path / "db.sqlite3"),
+                    sqlite3.IntegrityError)
+        yield b
+        await b.close_all()
+        return
+    reason = pg.unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    import asyncpg
+
+    from bot.storage_pg import PostgresStorage
+
+    url = await pg.create_database()
+    b = Backend("postgres", lambda: PostgresStorage(url, pool_size=4),
+                asyncpg.UniqueViolationError)
+    try:
+        yield b
+    finally:
+        await b.close_all()
+        await pg.drop_database(url)
+
+
+async def test_migrations_apply_once_and_record_version(backend: Backend) -> None:
+    storage = await backend.open()
     assert await storage.schema_version() == len(migrations())
     await storage.close()
-    again = await _open(tmp_path)  # re-opening applies nothing twice
+    backend.opened.remove(storage)
+    again = await backend.open()  # re-opening applies nothing twice
     assert await again.schema_version() == len(migrations())
-    async with again.db.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"  # type: ignore[index]
-    async with again.db.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1  # type: ignore[index]
-    await again.close()
+    if backend.name == "sqlite":
+        async with again.db.execute("PRAGMA journal_mode") as cur:
+            assert (await cur.fetchone())[0] == "wal"
+        async with again.db.execute("PRAGMA foreign_keys") as cur:
+            assert (await cur.fetchone())[0] == 1
+    else:
+        async with again.db.execute("SELECT COUNT(*) FROM schema_version") as cur:
+            assert (await cur.fetchone())[0] == len(migrations())
 
 
-async def _match(storage: SqliteStorage, channel: int = 10) -> int:
+async def _match(storage: Storage, channel: int = 10) -> int:
     async with storage.transaction() as tx:
         await tx.upsert_user(1, "alice")
         await tx.upsert_user(2, "bob")
@@ -37,8 +92,8 @@ async def _match(storage: SqliteStorage, channel: int = 10) -> int:
     return row.id
 
 
-async def test_version_check_refuses_a_stale_update(tmp_path: Path) -> None:
-    storage = await _open(tmp_path)
+async def test_version_check_refuses_a_stale_update(backend: Backend) -> None:
+    storage = await backend.open()
     match_id = await _match(storage)
     async with storage.transaction() as tx:
         row = await tx.update_match(match_id, 0, status="active")
@@ -49,11 +104,10 @@ async def test_version_check_refuses_a_stale_update(tmp_path: Path) -> None:
     async with storage.transaction() as tx:
         row2 = await tx.get_match(match_id)
     assert row2 is not None and row2.status == "active" and row2.version == 1
-    await storage.close()
 
 
-async def test_failed_transaction_rolls_back_everything(tmp_path: Path) -> None:
-    storage = await _open(tmp_path)
+async def test_failed_transaction_rolls_back_everything(backend: Backend) -> None:
+    storage = await backend.open()
     match_id = await _match(storage)
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
@@ -62,22 +116,18 @@ async def test_failed_transaction_rolls_back_everything(tmp_path: Path) -> None:
             raise RuntimeError("crash in the middle of an action")
     async with storage.transaction() as tx:
         assert await tx.current_game(match_id) is None
-    await storage.close()
 
 
-async def test_one_open_match_per_channel(tmp_path: Path) -> None:
-    import sqlite3
-
-    storage = await _open(tmp_path)
+async def test_one_open_match_per_channel(backend: Backend) -> None:
+    storage = await backend.open()
     await _match(storage, channel=10)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(backend.integrity_error):
         await _match(storage, channel=10)
     await _match(storage, channel=11)  # another channel is fine
-    await storage.close()
 
 
-async def test_events_ledger_and_ratings_round_trip(tmp_path: Path) -> None:
-    storage = await _open(tmp_path)
+async def test_events_ledger_and_ratings_round_trip(backend: Backend) -> None:
+    storage = await backend.open()
     match_id = await _match(storage)
     async with storage.transaction() as tx:
         game = await tx.insert_game(match_id=match_id, number=1, seed_hash="h", seed="s")
@@ -95,4 +145,3 @@ async def test_events_ledger_and_ratings_round_trip(tmp_path: Path) -> None:
         assert await tx.balance(5, 2) == -20
         board = await tx.leaderboard(5, "money", 10, 0)
         assert [(r["name"], r["balance"]) for r in board] == [("alice", 20), ("bob", -20)]
-    await storage.close()

@@ -1,0 +1,313 @@
+"""PostgreSQL storage (asyncpg): the shared database of a sharded deployment.
+
+Several bot processes open one PostgreSQL database; each keeps a small pool
+of connections.  The SQL is *shared* with :mod:`bot.storage`:
+:class:`PostgresTransaction` is :class:`~bot.storage.SqliteTransaction` bound
+to :class:`PgDatabase`, a small aiosqlite-like facade over an asyncpg
+connection that rewrites the SQLite text for PostgreSQL:
+
+* ``?`` and ``:name`` parameters become ``$1, $2, ...``; Python booleans are
+  passed as 0/1 (flags are INTEGER columns in both dialects);
+* an ``INSERT`` into a table with an identity ``id`` gets ``RETURNING id``
+  (``cursor.lastrowid``); an UPDATE's ``rowcount`` comes from its status tag.
+
+The only dialect differences in the SQL itself are explicit overrides below:
+subqueries in FROM need an alias in PostgreSQL 15, and the three
+"what is open in this channel" reads take a per-channel lock first.
+
+Concurrency across processes.  Transactions are READ COMMITTED.  Every
+action reads its channel's match (or chouette) through
+``open_match_in_channel`` / ``open_chouette_in_channel``, which first take
+``pg_advisory_xact_lock(channel_id)``: actions on one channel are serialised
+cluster-wide exactly as ``BEGIN IMMEDIATE`` serialises them on SQLite (the
+second process waits, then reads the committed state), and actions in other
+channels run in parallel.  The optimistic ``UPDATE ... WHERE version = $n``
+stays as the safety net: a process that did not take the lock still cannot
+apply an action twice.  ``claim_reminder`` is a conditional UPDATE, so each
+reminder is claimed by exactly one process.  A deadlock or serialization
+failure PostgreSQL detects is reported as :class:`StaleVersionError` (nothing
+was applied; the user sees "the game moved on").
+
+Migrations: ``bot/migrations/postgres/NNNN_*.sql``, the same numbers and names
+as the SQLite ones, applied at start-up under an advisory lock (processes that
+start together migrate once).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import AsyncIterator, Generator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any, cast
+
+import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
+
+from bot.repository import StaleVersionError, UserRow
+from bot.storage import SqliteTransaction, now
+
+_MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+_PARAM_RE = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
+_INSERT_RE = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
+_IDENTITY_RE = re.compile(
+    r"CREATE\s+TABLE\s+(\w+)\s*\(\s*id\s+BIGINT\s+GENERATED\b", re.IGNORECASE)
+_STATUS_COUNT_RE = re.compile(r"(\d+)$")
+MIGRATION_LOCK = -0x62676274  # advisory lock key of the migrations ("bgbt", negated)
+
+
+def pg_migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every PostgreSQL migration, in order."""
+    found: list[tuple[int, str, str]] = []
+    folder = resources.files("bot").joinpath("migrations").joinpath("postgres")
+    for entry in folder.iterdir():
+        match = _MIGRATION_RE.match(entry.name)
+        if match:
+            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
+    found.sort()
+    for expected, (version, name, _) in enumerate(found, start=1):
+        if version != expected:
+            raise RuntimeError(f"migration {name} is out of sequence (expected {expected:04d})")
+    return found
+
+
+@functools.cache
+def identity_tables() -> frozenset[str]:
+    """Tables whose ``id`` is an identity column (an INSERT returns it)."""
+    return frozenset(name for _, _, sql in pg_migrations() for name in _IDENTITY_RE.findall(sql))
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str) -> tuple[str, tuple[str, ...]]:
+    """SQLite parameter style to PostgreSQL: the new text and the parameter names.
+
+    ``?`` become ``$1, $2, ...`` in order (names are empty); ``:name`` become
+    ``$k`` with one number per distinct name (names list them by number).
+    """
+    names: list[str] = []
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        name = match.group(1)
+        if name is None:
+            count += 1
+            return f"${count}"
+        if name not in names:
+            names.append(name)
+        return f"${names.index(name) + 1}"
+
+    text = _PARAM_RE.sub(number, sql)
+    if count and names:
+        raise ValueError("mixed ? and :name parameters in one statement")
+    return text, tuple(names)
+
+
+def _value(value: Any) -> Any:
+    return int(value) if isinstance(value, bool) else value
+
+
+def _arguments(params: Sequence[Any] | Mapping[str, Any], names: tuple[str, ...]) -> list[Any]:
+    if names:
+        if not isinstance(params, Mapping):
+            raise TypeError("named parameters need a mapping")
+        return [_value(params[n]) for n in names]
+    if isinstance(params, Mapping):
+        raise TypeError("positional parameters need a sequence")
+    return [_value(v) for v in params]
+
+
+class PgCursor:
+    """What an aiosqlite cursor offers the shared SQL code."""
+
+    def __init__(self, rows: Sequence[asyncpg.Record], rowcount: int,
+                 lastrowid: int | None = None) -> None:
+        self._rows = list(rows)
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        return self._rows[0] if self._rows else None
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        return list(self._rows)
+
+    async def __aenter__(self) -> PgCursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class _Pending:
+    """``db.execute(...)`` is awaited or used as ``async with``, like aiosqlite."""
+
+    def __init__(self, db: PgDatabase, sql: str, params: Any) -> None:
+        self._db, self._sql, self._params = db, sql, params
+
+    def __await__(self) -> Generator[Any, None, PgCursor]:
+        return self._db.run(self._sql, self._params).__await__()
+
+    async def __aenter__(self) -> PgCursor:
+        return await self._db.run(self._sql, self._params)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class PgDatabase:
+    """An aiosqlite-like facade over an asyncpg connection (or a pool).
+
+    Used by the shared transaction code, and by tools and tests that run ad-hoc
+    SQL written with ``?`` parameters on either backend.
+    """
+
+    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> _Pending:
+        return _Pending(self, sql, params)
+
+    async def run(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> PgCursor:
+        text, names = translate(sql)
+        args = _arguments(params, names)
+        if text.lstrip()[:4].upper() in ("SELE", "WITH"):
+            rows = await self.conn.fetch(text, *args)
+            return PgCursor(rows, len(rows))
+        insert = _INSERT_RE.match(text)
+        if insert and insert.group(1).lower() in identity_tables() \
+                and "RETURNING" not in text.upper():
+            row = await self.conn.fetchrow(text + " RETURNING id", *args)
+            return PgCursor([], 1 if row else 0, int(row[0]) if row else None)
+        status = await self.conn.execute(text, *args)
+        found = _STATUS_COUNT_RE.search(status or "")
+        return PgCursor([], int(found.group(1)) if found else -1)
+
+    async def executemany(self, sql: str,
+                          seq: Sequence[Sequence[Any] | Mapping[str, Any]]) -> None:
+        text, names = translate(sql)
+        rows = [_arguments(params, names) for params in seq]
+        if rows:
+            await self.conn.executemany(text, rows)
+
+
+def _alias_board_sql(sql: str) -> str:
+    """PostgreSQL 15 wants an alias on the UNION ALL subquery of the leaderboard."""
+    old = "SELECT black_id FROM matches WHERE guild_id = :g AND status = 'finished')"
+    if old not in sql:  # the shared SQL changed: make the difference visible at import
+        raise RuntimeError("bot.storage leaderboard SQL changed; update bot/storage_pg.py")
+    return sql.replace(old, old + " AS finished_sides")
+
+
+class PostgresTransaction(SqliteTransaction):
+    """The shared repository operations on a PostgreSQL transaction."""
+
+    _BOARD_SQL = _alias_board_sql(SqliteTransaction._BOARD_SQL)
+
+    def __init__(self, db: PgDatabase) -> None:
+        super().__init__(cast(Any, db))
+        self.pg = db
+
+    async def _lock_channel(self, channel_id: int) -> None:
+        await self.pg.run("SELECT pg_advisory_xact_lock(?)", (channel_id,))
+
+    async def open_match_in_channel(self, channel_id: int) -> Any:
+        await self._lock_channel(channel_id)
+        return await super().open_match_in_channel(channel_id)
+
+    async def latest_match_in_channel(self, channel_id: int) -> Any:
+        await self._lock_channel(channel_id)
+        return await super().latest_match_in_channel(channel_id)
+
+    async def open_chouette_in_channel(self, channel_id: int) -> Any:
+        await self._lock_channel(channel_id)
+        return await super().open_chouette_in_channel(channel_id)
+
+    async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None:
+        # Read first: an upsert locks the user's row until commit even when the
+        # name is unchanged, which would serialise (and could deadlock) the
+        # actions of one user in several channels.
+        known: UserRow | None = await self.get_user(user_id)
+        if known is None or known.name != name[:100]:
+            await super().upsert_user(user_id, name, is_bot)
+
+    async def leaderboard_count(self, guild_id: int, order: str) -> int:
+        row = await self._one(f"SELECT COUNT(*) FROM ({self._BOARD_SQL}) AS board",
+                              {"g": guild_id})  # type: ignore[arg-type]
+        return int(row[0]) if row else 0
+
+
+class PostgresStorage:
+    """A PostgreSQL database shared by any number of bot processes."""
+
+    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+        self.url = url
+        self.pool_size = pool_size
+        self._pool: asyncpg.Pool | None = None
+
+    async def open(self) -> None:
+        self._pool = await asyncpg.create_pool(
+            self.url, min_size=1, max_size=self.pool_size, command_timeout=120)
+        await self._migrate()
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            pool, self._pool = self._pool, None
+            await pool.close()
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise RuntimeError("storage is not open")
+        return self._pool
+
+    @property
+    def db(self) -> PgDatabase:
+        """Ad-hoc SQL (``?`` parameters) outside a transaction, for tools and tests."""
+        return PgDatabase(self.pool)
+
+    async def schema_version(self) -> int:
+        exists = await self.pool.fetchval("SELECT to_regclass('schema_version') IS NOT NULL")
+        if not exists:
+            return 0
+        return int(await self.pool.fetchval(
+            "SELECT COALESCE(MAX(version), 0) FROM schema_version"))
+
+    async def _migrate(self) -> None:
+        async with self.pool.acquire() as conn:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
+                    "name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+            for version, name, sql in pg_migrations():
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                    done = await conn.fetchval(
+                        "SELECT 1 FROM schema_version WHERE version = $1", version)
+                    if not done:
+                        await conn.execute(sql)  # no parameters: the whole script at once
+                        await conn.execute(
+                            "INSERT INTO schema_version (version, name, applied_at) "
+                            "VALUES ($1, $2, $3)", version, name, now())
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
+        async with self.pool.acquire() as conn:
+            tx = conn.transaction()
+            await tx.start()
+            try:
+                yield PostgresTransaction(PgDatabase(conn))
+            except BaseException as error:
+                try:
+                    await tx.rollback()
+                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    pass  # the connection is gone: the server rolls back by itself
+                if isinstance(error, asyncpg.TransactionRollbackError):
+                    raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error
+                raise
+            else:
+                try:
+                    await tx.commit()
+                except asyncpg.TransactionRollbackError as error:
+                    raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error

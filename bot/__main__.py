@@ -28,6 +28,11 @@ def _parser() -> argparse.ArgumentParser:
                          help="read commands from FILE instead of the keyboard ('-' for stdin)")
     console.add_argument("--boards", metavar="DIR", help="folder for board PNGs")
     sub.add_parser("discord", help="run the Discord bot (needs a token)")
+    migrate = sub.add_parser("migrate-sqlite",
+                             help="copy a SQLite database into an empty PostgreSQL database "
+                                  "and verify the copy by replaying every game")
+    migrate.add_argument("sqlite_path", metavar="SQLITE_PATH")
+    migrate.add_argument("postgres_url", metavar="POSTGRES_URL")
     return parser
 
 
@@ -46,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"config error: {exc}", file=sys.stderr)
         return 2
     command = args.command
+    if command == "migrate-sqlite":
+        from bot.pg_migrate import run as migrate_sqlite
+
+        return migrate_sqlite(args.sqlite_path, args.postgres_url)
     if command is None:
         command = "discord" if config.token else "console"
         if command == "console":

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from bot.backends import describe, make_storage
 from bot.config import Config
 from bot.replies import Reply
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
 
 GUILD = 1
 HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"):
@@ -284,11 +284,11 @@ class Console:
 
 async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
                echo: bool) -> int:
-    storage = SqliteStorage(config.storage.database)
+    storage = make_storage(config)
     await storage.open()
     try:
         console = Console(GameService(storage, config), boards)
-        console.say(f"bgbot console: database {config.storage.database}, boards in {boards}/. "
+        console.say(f"bgbot console: {describe(config)}, boards in {boards}/. "
                     "Type /help.")
         if lines is not None:
             for line in lines:

@@ -108,12 +108,15 @@ def cog_extensions() -> list[str]:
 
 class BackgammonBot(commands.AutoShardedBot):
     """The bot.  ``service`` or ``storage`` may be injected (tests); otherwise the
-    SQLite database of the config is opened in :meth:`setup_hook`."""
+    config's storage (SQLite file, or PostgreSQL ``storage.url``) is opened in
+    :meth:`setup_hook`."""
 
     def __init__(self, config: Config, *, service: GameService | None = None,
                  storage: Storage | None = None, sync_state: Path | None = None,
                  **options: Any) -> None:
         shard_count = config.discord.shard_count or None
+        if config.discord.shard_ids:  # one of several processes: run only these shards
+            options.setdefault("shard_ids", list(config.discord.shard_ids))
         options.setdefault("allowed_mentions", discord.AllowedMentions(
             everyone=False, roles=False, users=True))
         super().__init__(command_prefix=commands.when_mentioned,
@@ -140,9 +143,9 @@ class BackgammonBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self._service is None:
             if self._storage is None:
-                from bot.storage import SqliteStorage
+                from bot.backends import make_storage
 
-                self._storage = SqliteStorage(self.config.storage.database)
+                self._storage = make_storage(self.config)  # SQLite file or PostgreSQL url
             await self._storage.open()
             self._service = GameService(self._storage, self.config)
         self.add_dynamic_items(GameButton)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from bot import fairdice
@@ -66,9 +67,9 @@ def _name(work: Work, user: int) -> str:
     return str(names.get(str(user), user))
 
 
-def _pts(value: Any) -> str:
-    points = int(value) if float(value).is_integer() else float(value)
-    return f"{points:g} point{'s' if points != 1 else ''}"
+def _pts(value: int | Fraction) -> str:
+    """"1 point", "2 points", "1/2 point" (exact: the 000 rule shares in fractions)."""
+    return f"{value} point{'s' if value > 1 else ''}"
 
 
 # ----------------------------------------------------------- the game's table
@@ -103,10 +104,13 @@ class ChouetteTable:
 
     def _retired_lines(self, work: Work, retired: tuple[Retirement, ...]) -> None:
         for r in retired:
-            to = ", ".join(f"{self.name(work, u)} {_pts(p)}" for u, p in r.receivers)
+            if len(r.receivers) == 1:
+                to = f"{self.name(work, r.receivers[0][0])}, who carries the share"
+            else:
+                to = " and ".join(f"{self.name(work, u)} ({_pts(p)})" for u, p in r.receivers)
+                to += ", who share his share equally"
             work.lines.append(f"{self.name(work, r.user)} retires from this game, losing "
-                              f"{_pts(r.points)} to {to}, who carr"
-                              f"{'ies' if len(r.receivers) == 1 else 'y'} the share.")
+                              f"{_pts(r.points)} to {to}.")
 
     def _set_captain(self, work: Work, user: int) -> None:
         row = replace(work.row, black_id=user)
@@ -146,8 +150,8 @@ class ChouetteTable:
                                   game.phase is Phase.DOUBLED) else "."))
             self._put(work, stakes.answer(actor, take))
             work.lines.append(
-                f"{self.name(work, actor)} {'takes' if take else 'drops'} (for himself; the "
-                f"captain {self.name(work, stakes.captain)} answers for the team).")
+                f"{self.name(work, actor)} {'takes' if take else 'drops'} (a partner's own "
+                f"answer; the captain {self.name(work, stakes.captain)} answers for the team).")
             return True
         if not from_box or actor != work.row.black_id:
             return False

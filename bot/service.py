@@ -1017,7 +1017,8 @@ class GameService:
                 reply = self._reply(work, loaded.row)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
-        return Reply(ok=True, text=self._status_text(work), boards=reply.boards,
+        return Reply(ok=True, text="\n".join([self._status_text(work), *work.lines]),
+                     boards=reply.boards,
                      buttons=reply.buttons, notify=reply.notify, match_id=loaded.row.id,
                      version=loaded.row.version)
 

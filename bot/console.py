@@ -43,6 +43,10 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /board  /claim  /forfeit
   /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
   /export              writes the match as a GNU Backgammon .mat file
+  /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
+            [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
+            [variant=NAME] [option=value ...]
+  /chouette join | leave [confirm] | start | suggest TEXT | status
   /rules  /help  /channel NAME  /quit
   /demo                plays the rest of the game with the first legal play each turn"""
 
@@ -239,6 +243,47 @@ class Console:
         async def demo(actor: Actor, rest: str) -> None:
             await self.demo()
 
+        async def chouette(actor: Actor, rest: str) -> None:
+            from bot.chouette_service import ChouetteService
+
+            table = ChouetteService(s)
+            sub, _, text = rest.partition(" ")
+            sub = sub.lower()
+            if sub == "open":
+                options: dict[str, str] = {}
+                for word in text.split():
+                    key, eq, value = word.partition("=")
+                    if not eq:
+                        self.say(f"  (only you see this) Options are key=value, not {word!r}.")
+                        return
+                    options[key.strip().lower().replace("-", "_")] = value.strip()
+                numbers = {k: options.pop(k) for k in ("stake", "cap", "box_partners")
+                           if k in options}
+                if not all(v.isdigit() for v in numbers.values()):
+                    self.say("  (only you see this) stake, cap and box_partners are whole "
+                             "numbers.")
+                    return
+                await self.show(await table.open(
+                    self.place, actor, stake=int(numbers.get("stake", "1")),
+                    cap=int(numbers.get("cap", "6")),
+                    box_partners=int(numbers.get("box_partners", "0")),
+                    refusal=options.pop("refusal", "lose-to-captain"),
+                    captain_refusal=options.pop("captain_refusal", "final-word"),
+                    variant=options.pop("variant", None), rules=options))
+            elif sub == "join":
+                await self.show(await table.join(self.place, actor))
+            elif sub == "leave":
+                await self.show(await table.leave(self.place, actor,
+                                                  confirm=text.strip().lower() == "confirm"))
+            elif sub == "start":
+                await self.show(await table.start(self.place, actor))
+            elif sub == "suggest":
+                await self.show(await table.suggest(self.place, actor, text))
+            elif sub == "status":
+                await self.show(await table.status(self.place, actor))
+            else:
+                self.say("  (only you see this) /chouette open|join|leave|start|suggest|status")
+
         return {
             "challenge": challenge, "accept": simple(s.accept), "decline": simple(s.decline),
             "cancel": simple(s.cancel), "roll": simple(s.roll), "double": simple(s.double),
@@ -247,7 +292,7 @@ class Console:
             "choose": choose, "resign": resign, "answer": answer, "board": simple(s.board),
             "claim": simple(s.claim), "forfeit": simple(s.forfeit),
             "leaderboard": leaderboard, "stats": stats, "verify": verify, "rules": rules,
-            "export": simple(s.export), "demo": demo,
+            "export": simple(s.export), "demo": demo, "chouette": chouette,
         }
 
     async def demo(self, limit: int = 2000) -> None:

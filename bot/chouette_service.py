@@ -50,7 +50,7 @@ from bot.views import chouette_panel
 from engine.errors import BackgammonError
 from engine.game import Game, Phase
 from engine.player import Player
-from engine.record import Event
+from engine.record import Event, Roll
 from engine.rules import RuleOptions
 from engine.scoring import Result, ResultKind
 from engine.variant import get_variant
@@ -229,11 +229,13 @@ class ChouetteTable:
         return buttons
 
     def _fresh_suggestions(self, work: Work, game: Game) -> list[tuple[int, str]]:
-        """Suggestions made since the team's last action (the captain has not yet acted)."""
+        """Suggestions made since the captain's last decision (a play, a cube action, a
+        choice, a resignation; a roll, often automatic, does not count)."""
         out = []
         for user, seq, text in self._data(work).get("suggestions", []):
             later: tuple[Event, ...] = game.record[int(seq):]
-            if not any(getattr(ev, "player", None) is Player.BLACK for ev in later):
+            if not any(getattr(ev, "player", None) is Player.BLACK and not isinstance(ev, Roll)
+                       for ev in later):
                 out.append((int(user), str(text)))
         return out
 

@@ -459,3 +459,21 @@ async def test_box_partners_share_the_box_s_result(tmp_path: Path) -> None:
     assert await game_result(host, await last_game_id(host)) == {1: 1, 4: 1, 2: -1, 3: -1}
     # The box won: carol captains; bob to the foot, where he now shares the box.
     assert await order(host) == [1, 3, 4, 2]
+
+
+async def test_a_suggestion_survives_the_captain_s_automatic_roll_until_he_plays(
+        tmp_path: Path) -> None:
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 6, 5, 6, 5, 4, 3])
+    await seat(host, [ALICE, BOB, CAROL])
+    ok(await host.games.move(HERE, ALICE, "8/5 6/5"))
+    ok(await host.games.double(HERE, BOB))
+    ok(await host.games.take(HERE, ALICE))             # bob can't redouble: rolls 6-5
+    ok(await host.games.move(HERE, BOB, "24/13"))
+    ok(await host.table.suggest(HERE, CAROL, "13/9 13/10 if 4-3"))
+    ok(await host.games.roll(HERE, ALICE))
+    reply = ok(await host.games.move(HERE, ALICE, "24/13"))  # then bob's roll is automatic
+    assert "bob rolled 4-3" in reply.text
+    assert "Suggestions for the captain bob: carol: 13/9 13/10 if 4-3" in reply.text
+    reply = ok(await host.games.move(HERE, BOB, "13/9 13/10"))
+    assert "Suggestions" not in reply.text
+    assert host.script.values == []

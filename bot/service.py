@@ -22,13 +22,18 @@ returns an ephemeral reply with the reason, so bad input never changes state.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot import fairdice, ratings
+from bot.ai.context import MatchContext
+from bot.ai.levels import get_level
+from bot.ai.player import Decision
+from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.replies import Act, Board, Button, Refusal, Reply
 from bot.repository import (
@@ -60,9 +65,19 @@ from engine.variant import Stage, get_variant
 
 log = logging.getLogger(__name__)
 
+_DRIVING_AI: contextvars.ContextVar[bool] = contextvars.ContextVar("driving_ai", default=False)
+"""True while the service itself acts for the AI (so that action does not drive it again)."""
+
 MAX_TEXT = 200
 """Longest text accepted from a user for a move or option (longer is refused)."""
 MAX_MATCH_LENGTH = 25
+CACHE_LIMIT = 2000
+"""Matches (and channel locks) kept in memory; older ones are reloaded from storage."""
+MAX_ID = 2**62
+"""Ids above this are not ours (SQLite integers are signed 64-bit)."""
+MAX_PAGE = 100_000
+MAX_OPTIONS = 20
+MAX_OPTION_TEXT = 40
 MAX_STAKE = 1_000_000
 
 
@@ -206,7 +221,8 @@ class GameService:
     def __init__(self, storage: Storage, config: Config | None = None, *,
                  dice_seed: Callable[[], str] = fairdice.new_seed,
                  dice: Callable[[str, int], fairdice.DiceStream] = fairdice.SeededDice,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None,
+                 ai: AIRunner | None = None) -> None:
         """``dice_seed`` makes each game's secret seed; ``dice(seed, start)`` the stream
         of dice of a game (tests inject fixed dice here); ``clock`` gives the time."""
         self.storage = storage
@@ -214,6 +230,10 @@ class GameService:
         self._new_seed = dice_seed
         self._dice = dice
         self._clock = clock or (lambda: datetime.now(UTC))
+        self.ai = ai
+        """Runs the AI's decisions off the event loop; None: no games against the bot."""
+        self.ai_actor: Actor | None = None
+        """The AI's user (the bot's own account in Discord)."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Loaded]] = {}
 
@@ -222,8 +242,18 @@ class GameService:
     def _lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
         if lock is None:
+            if len(self._locks) >= CACHE_LIMIT:  # forget idle channels' locks
+                for key in [k for k, v in self._locks.items() if not v.locked()]:
+                    del self._locks[key]
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
+
+    def _remember(self, loaded: Loaded) -> None:
+        """Cache the state of a match at its version (the oldest entries are dropped)."""
+        self._cache.pop(loaded.row.id, None)
+        while len(self._cache) >= CACHE_LIMIT:
+            del self._cache[next(iter(self._cache))]
+        self._cache[loaded.row.id] = (loaded.row.version, loaded)
 
     async def _load(self, tx: Transaction, place: Place, *,
                     statuses: tuple[str, ...] = ("active",)) -> Loaded:
@@ -269,7 +299,7 @@ class GameService:
         names = (white.name if white else str(row.white_id),
                  black.name if black else str(row.black_id))
         loaded = Loaded(row, session, game_row, game, names)
-        self._cache[row.id] = (row.version, loaded)
+        self._remember(loaded)
         return loaded
 
     async def _act(self, place: Place, actor: Actor,
@@ -282,6 +312,16 @@ class GameService:
         ``expected_version`` and ``match_id`` (from a button) refuse the action
         when the channel's match has moved on or is another match.
         """
+        reply = await self._act_once(place, actor, op, expected_version=expected_version,
+                                     match_id=match_id, statuses=statuses)
+        if reply.ok and self.ai is not None and not _DRIVING_AI.get():
+            reply = await self._drive_ai(place, reply)
+        return reply
+
+    async def _act_once(self, place: Place, actor: Actor,
+                        op: Callable[[Work], Awaitable[None]], *,
+                        expected_version: int | None, match_id: int | None,
+                        statuses: tuple[str, ...]) -> Reply:
         async with self._lock(place.channel_id):
             try:
                 async with self.storage.transaction() as tx:
@@ -333,8 +373,7 @@ class GameService:
         match_changes.update(work.row_changes)
         row = await work.tx.update_match(work.row.id, work.row.version, **match_changes)
         game_row = await work.tx.get_game(work.game_row.id) if work.game_row else None
-        self._cache[row.id] = (row.version, Loaded(row, work.session, game_row, work.game,
-                                                   work.loaded.names))
+        self._remember(Loaded(row, work.session, game_row, work.game, work.loaded.names))
         return self._reply(work, row)
 
     def _reply(self, work: Work, row: MatchRow) -> Reply:
@@ -462,8 +501,12 @@ class GameService:
 
     # ------------------------------------------------------------ game endings
 
-    async def _finish(self, work: Work) -> None:
-        """Record a finished game: its row, the ledger, the score, ratings, the next game."""
+    async def _finish(self, work: Work, *, next_game: bool = True) -> None:
+        """Record a finished game: its row, the ledger, the score, ratings, the next game.
+
+        ``next_game`` False: the match or session ends here (a forfeit), so no new
+        game is started.
+        """
         game = work.game
         assert game is not None and game.result is not None and work.game_row is not None
         result = game.result
@@ -493,7 +536,8 @@ class GameService:
             if work.row.rated:
                 await self._rate(work, winner_id, loser_id, 1)
             work.lines.append(self._session_line(work))
-            await self._next_game(work)
+            if next_game:
+                await self._next_game(work)
             return
         match = work.session
         assert isinstance(match, Match)
@@ -508,8 +552,10 @@ class GameService:
         w, b = match.score
         names = work.loaded.names
         work.lines.append(f"Score: {names[0]} {w}, {names[1]} {b} (match to {match.length})."
-                          + (" Next is the Crawford game." if match.crawford_game else ""))
-        await self._next_game(work)
+                          + (" Next is the Crawford game." if match.crawford_game and next_game
+                             else ""))
+        if next_game:
+            await self._next_game(work)
 
     async def _end_match(self, work: Work, winner: Player) -> None:
         work.match_status = "finished"
@@ -572,16 +618,189 @@ class GameService:
         return (f"{work.name(result.winner)} wins {what}{how[result.reason]}{counted}: "
                 f"{result.points} {point}.")
 
+    # ------------------------------------------------------------------ the AI
+
+    def set_ai_user(self, user_id: int, name: str) -> None:
+        """Make ``user_id`` the AI's account: challenging it starts a game against the AI."""
+        self.ai_actor = Actor(user_id, name, is_bot=True)
+
+    def _context(self, session: Session) -> MatchContext:
+        if isinstance(session, Match):
+            return MatchContext(session.length, session.score)
+        return MatchContext.money()
+
+    async def _drive_ai(self, place: Place, first: Reply) -> Reply:
+        """Let the AI act (off the event loop) for as long as the game waits for it.
+
+        Each AI action is an ordinary action: its own transaction, checked
+        against the version the AI looked at, so a racing command wins cleanly.
+        """
+        ai, me = self.ai, self.ai_actor
+        if ai is None or me is None:
+            return first
+        replies = [first]
+        token = _DRIVING_AI.set(True)
+        try:
+            for _ in range(1000):
+                async with self.storage.transaction() as tx:
+                    row = await tx.open_match_in_channel(place.channel_id)
+                    if row is None or row.status != "active" or "ai" not in row.state:
+                        break
+                    loaded = await self._load_row(tx, row)
+                game = loaded.game
+                ai_player = (Player.WHITE if row.white_id == me.id else
+                             Player.BLACK if row.black_id == me.id else None)
+                if game is None or ai_player is None or game.awaiting is not ai_player:
+                    break
+                level = get_level(str(row.state["ai"].get("level")))
+                decision = await ai.decide(game, self._context(loaded.session), level)
+                reply = await self._apply_decision(place, me, game, decision, row)
+                if not reply.ok:
+                    log.error("the AI's decision %s was refused: %s", decision, reply.text)
+                    break
+                replies.append(reply)
+        finally:
+            _DRIVING_AI.reset(token)
+        return self._merge(replies)
+
+    async def _apply_decision(self, place: Place, me: Actor, game: Game, decision: Decision,
+                              row: MatchRow) -> Reply:
+        """Carry out the AI's decision through the same operations a player uses."""
+        v, m = row.version, row.id
+        action = decision.action
+        if action is Action.ROLL:
+            return await self.roll(place, me, expected_version=v, match_id=m)
+        if action is Action.DOUBLE:
+            return await self.double(place, me, expected_version=v, match_id=m)
+        if action is Action.TAKE:
+            return await self.take(place, me, expected_version=v, match_id=m)
+        if action is Action.DROP:
+            return await self.drop(place, me, expected_version=v, match_id=m)
+        if action is Action.BEAVER:
+            return await self.beaver(place, me, expected_version=v, match_id=m)
+        if action is Action.CHOOSE and decision.option is not None:
+            return await self.choose(place, me, decision.option, expected_version=v,
+                                     match_id=m)
+        if action in (Action.ACCEPT_RESIGNATION, Action.REJECT_RESIGNATION):
+            return await self.answer_resignation(
+                place, me, action is Action.ACCEPT_RESIGNATION, expected_version=v, match_id=m)
+        if action is Action.PLAY and decision.play is not None:
+            text = game.variant.format_play(decision.play)
+            return await self.move(place, me, text, expected_version=v, match_id=m)
+        return Reply.refuse(f"The AI has no way to {action.value} now.")
+
+    @staticmethod
+    def _merge(replies: list[Reply]) -> Reply:
+        """One reply for a player's action and the AI's answers to it."""
+        if len(replies) == 1:
+            return replies[0]
+        last = replies[-1]
+        finished = tuple(b for r in replies[:-1] for b in r.boards
+                         if b.view.game_over is not None)
+        text = "\n".join(r.text for r in replies if r.text)
+        return replace(last, text=text, boards=finished + last.boards)
+
+    async def hint(self, place: Place, actor: Actor) -> Reply:
+        """The best plays for the current roll, or cube advice before rolling."""
+        if self.ai is None:
+            return Reply.refuse("Hints need the AI, which is switched off on this server.")
+        try:
+            async with self.storage.transaction() as tx:
+                loaded = await self._load(tx, place)
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        row, game = loaded.row, loaded.game
+        if actor.id not in (row.white_id, row.black_id):
+            return Reply.refuse("Only the players of this game can ask for a hint.")
+        if not row.state.get("hints"):
+            return Reply.refuse("Hints are off in this rated match: both players must enable "
+                                "them when it starts (/challenge ... hints:on).")
+        player = Player.WHITE if actor.id == row.white_id else Player.BLACK
+        if game is None or game.awaiting is not player:
+            return Reply.refuse("A hint is for your own decision: wait for your turn.")
+        advice = await self.ai.hint(game, self._context(loaded.session), 5)
+        lines = [f"Hint for {loaded.names[player]}"
+                 + (f" ({advice.source})" if advice.source else "") + ":"]
+        if advice.cube is not None:
+            c = advice.cube
+            lines.append(f"Cube: {c.action}. No double {c.no_double:+.3f}, double/take "
+                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; wins "
+                         f"{c.chances.win * 100:.1f}% (gammons {c.chances.gammon_win * 100:.1f}%)")
+        for i, p in enumerate(advice.plays, start=1):
+            equity = "" if p.equity is None else f"  {p.equity:+.3f}"
+            diff = "" if not p.equity_diff else f" ({p.equity_diff:+.3f})"
+            chances = "" if p.chances is None else (
+                f"  win {p.chances.win * 100:.1f}%, gammon {p.chances.gammon_win * 100:.1f}%")
+            lines.append(f"{i}. {p.text or 'no move'}{equity}{diff}{chances}")
+        if advice.note:
+            lines.append(advice.note)
+        return Reply(ok=True, text="\n".join(lines), ephemeral=True)
+
+    async def analyze(self, place: Place, actor: Actor) -> Reply:
+        """Error rates and the largest mistakes of the last finished game here."""
+        if self.ai is None:
+            return Reply.refuse("Analysis needs the AI, which is switched off on this server.")
+        async with self.storage.transaction() as tx:
+            row = await tx.latest_match_in_channel(place.channel_id)
+            if row is None or row.guild_id != place.guild_id:
+                return Reply.refuse("There is no game in this channel to analyse.")
+            loaded = await self._load_row(tx, row)
+            games = await tx.games_of_match(row.id)
+            finished = [g for g in games if g.status == "finished"]
+            if not finished:
+                return Reply.refuse("No game has finished here yet: /analyze looks at the last "
+                                    "finished game.")
+            target = finished[-1]
+            events = await tx.events(target.id)
+        setup = target.setup
+        first = setup.get("first_player")
+        game = Game.replay(events_from_list([e.data for e in events]), row.variant,
+                           RuleOptions.from_dict(row.rules),
+                           money=bool(setup.get("money", row.length == 0)),
+                           crawford=bool(setup.get("crawford", False)),
+                           first_player=Player[first.upper()] if first else None)
+        result = await self.ai.analyze(game.to_record(), self._context(loaded.session))
+        lines = [f"Analysis of game {target.number} (id {target.id}):",
+                 *result.summary(loaded.names)]
+        boards: list[Board] = []
+        if result.supported:
+            worst = sorted((m for pa in result.players for m in pa.mistakes),
+                           key=lambda m: -m.equity_lost)[:3]
+            for m in worst:
+                boards.append(board(m.before, loaded.session, loaded.names,
+                                    f"{loaded.names[m.player]}: played {m.played}, better "
+                                    f"{m.best} (-{m.equity_lost:.3f})", viewer=m.player))
+        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=row.id)
+
     # ------------------------------------------------------------ the challenge
 
     async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
-                        length: int = 0, stake: int = 0, rated: bool = True) -> Reply:
-        """``actor`` challenges ``opponent`` to a match (``length`` points) or money play."""
+                        length: int = 0, stake: int = 0, rated: bool = True,
+                        level: str | None = None, hints: bool = False) -> Reply:
+        """``actor`` challenges ``opponent`` to a match (``length`` points) or money play.
+
+        Challenging the AI (:attr:`ai_actor`) starts at once, unrated, at ``level``.
+        ``hints``: the challenger allows /hint in this rated match (the opponent agrees
+        by accepting); unrated games always allow hints.
+        """
         if opponent.id == actor.id:
             return Reply.refuse("You can't challenge yourself: name another player.")
-        if opponent.is_bot:
-            return Reply.refuse(f"{opponent.name} is a bot and can't play yet.")
+        against_ai = self.ai_actor is not None and opponent.id == self.ai_actor.id
+        if opponent.is_bot and not against_ai:
+            return Reply.refuse(f"{opponent.name} is a bot and can't play. To play the AI, "
+                                "challenge me (the backgammon bot) instead.")
+        if against_ai and (self.ai is None or not self.config.ai.enabled):
+            return Reply.refuse("Games against the bot are switched off on this server.")
+        ai_level = None
+        if against_ai:
+            try:
+                ai_level = get_level(level or self.config.ai.default_level)
+            except ValueError as error:
+                return Reply.refuse(str(error))
+            rated = False
+        elif level:
+            return Reply.refuse("The level option is for games against the bot.")
         if not 0 <= length <= MAX_MATCH_LENGTH:
             return Reply.refuse(f"A match is 1 to {MAX_MATCH_LENGTH} points "
                                 "(or 0 for money play).")
@@ -589,6 +808,11 @@ class GameService:
             return Reply.refuse(f"The stake is a whole number from 0 to {MAX_STAKE}.")
         if length and stake:
             return Reply.refuse("Choose a match length or a money stake, not both.")
+        options_in = rules or {}
+        texts = [variant or "", level or "", *map(str, options_in), *map(str, options_in.values())]
+        if len(options_in) > MAX_OPTIONS or any(len(t) > MAX_OPTION_TEXT for t in texts):
+            return Reply.refuse(f"Those challenge options are too long: at most {MAX_OPTIONS} "
+                                f"options of {MAX_OPTION_TEXT} characters each.")
         try:
             variant_cls = get_variant(variant or self.config.game.variant)
             options = dict(self.config.game.rules)
@@ -596,8 +820,8 @@ class GameService:
             rule_options = RuleOptions.from_dict(options)
             if length:
                 Match.new(length, rule_options, variant_cls)
-        except BackgammonError as error:
-            return Reply.refuse(str(error))
+        except (BackgammonError, ValueError) as error:
+            return Reply.refuse(str(error)[:300])
         async with self._lock(place.channel_id):
             try:
                 async with self.storage.transaction() as tx:
@@ -611,11 +835,14 @@ class GameService:
                             "or start yours in another channel or thread.")
                     await tx.upsert_user(actor.id, actor.name, actor.is_bot)
                     await tx.upsert_user(opponent.id, opponent.name, opponent.is_bot)
+                    state: dict[str, Any] = {"hints": bool(hints or not rated)}
+                    if ai_level is not None:
+                        state["ai"] = {"user": opponent.id, "level": ai_level.name}
                     row = await tx.insert_match(
                         guild_id=place.guild_id, channel_id=place.channel_id,
                         white_id=actor.id, black_id=opponent.id, variant=variant_cls.name,
                         rules=rule_options.to_dict(), length=length, stake=stake,
-                        rated=rated, status="challenged")
+                        rated=rated, status="challenged", state=state)
             except Refusal as refusal:
                 return Reply.refuse(str(refusal))
         terms = (f"a {length}-point match" if length else
@@ -623,6 +850,15 @@ class GameService:
         game_name = variant_cls.title
         text = (f"{actor.name} challenges {opponent.name} to {terms} of {game_name}.\n"
                 f"Rules: {'; '.join(rule_options.describe())}.")
+        if ai_level is not None:
+            assert self.ai_actor is not None
+            started = await self.accept(place, self.ai_actor)
+            note = (f"{text}\nYou play the AI at level {ai_level.title} (unrated; /hint is "
+                    "allowed).")
+            if not variant_cls.name == "standard":
+                note += (" In this variant the AI is a simple heuristic player, weaker than "
+                         "its backgammon network.")
+            return replace(started, text=note + "\n" + started.text) if started.ok else started
         return Reply(ok=True, text=text, match_id=row.id, version=row.version,
                      notify=(f"<@{opponent.id}>: /accept or /decline.",),
                      buttons=(Button(Act.ACCEPT, "Accept", (opponent.id,)),
@@ -793,7 +1029,9 @@ class GameService:
             return ""
         return str(draft.get("text", ""))
 
-    async def move(self, place: Place, actor: Actor, text: str) -> Reply:
+    async def move(self, place: Place, actor: Actor, text: str,
+                   expected_version: int | None = None,
+                   match_id: int | None = None) -> Reply:
         """Enter moves for the current roll (all at once, or a few at a time)."""
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
@@ -825,7 +1063,8 @@ class GameService:
                 raise Refusal(f"{error} Example: /move {self._example(game)}") from None
             await self._apply_play(work, game, player, play)
 
-        return await self._act(place, actor, op)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     def _game_id(self, work: Work) -> int:
         return work.game_row.id if work.game_row is not None else 0
@@ -960,21 +1199,16 @@ class GameService:
             game = self._game(work)
             work.game = game.forfeit(player, ResultKind.SINGLE)
             work.lines.append(f"{work.name(player)} abandons.")
-            await self._finish(work)
-            if work.match_status != "finished":
-                session = work.session
-                if isinstance(session, Match):
-                    work.session = session.forfeit(player)
-                    work.lines.append(f"{work.name(player.other)} wins the match by forfeit.")
-                    if work.row.rated:
-                        work.state.setdefault("rate", []).append(
-                            [work.user(player.other), work.user(player), session.length])
-                else:
-                    work.lines.append("The money session is over.")
-                work.match_status = "finished"
-                work.match_winner = work.user(player.other)
-                work.game = None
-                work.state.pop("next_game", None)
+            await self._finish(work, next_game=False)
+            if work.match_status == "finished":
+                return
+            session = work.session
+            if isinstance(session, Match):
+                work.session = session.forfeit(player)
+                work.lines.append(f"{work.name(player.other)} wins the match by forfeit.")
+            else:
+                work.lines.append("The money session is over.")
+            await self._end_match(work, player.other)
 
         return await self._act(place, actor, op)
 
@@ -1058,7 +1292,8 @@ class GameService:
                           page: int = 1, per_page: int = 10) -> Reply:
         if order not in ("rating", "money", "wins"):
             return Reply.refuse("Rank by rating, money or wins.")
-        page = max(1, page)
+        if not 1 <= page <= MAX_PAGE:
+            return Reply.refuse(f"Pages are numbered from 1 to at most {MAX_PAGE}.")
         async with self.storage.transaction() as tx:
             total = await tx.leaderboard_count(place.guild_id, order)
             rows = await tx.leaderboard(place.guild_id, order, per_page,
@@ -1162,7 +1397,7 @@ class GameService:
                                         "is revealed when it ends. Give a game id.")
                 game_row = finished[-1]
             else:
-                found = await tx.get_game(game_id)
+                found = await tx.get_game(game_id) if 0 < game_id < MAX_ID else None
                 if found is None:
                     return Reply.refuse(f"There is no game {game_id}.")
                 game_row = found

@@ -336,7 +336,8 @@ async def start_matches(service: GameService, channels: list[int], *, length: in
     """Challenge and accept a game in each channel (for the race tests)."""
     for c in channels:
         white, black = players(c)
-        reply = await service.challenge(place(c), white, black, length=length, stake=stake)
+        reply = await service.challenge(place(c), white, black, length=length,
+                                        stake=0 if length else stake)
         assert reply.ok, reply.text
         reply = await service.accept(place(c), black)
         assert reply.ok, reply.text

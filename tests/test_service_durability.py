@@ -145,18 +145,12 @@ async def _forfeited(tmp_path: Path, **terms: int) -> tuple[list[str], dict[str,
         await storage.close()
 
 
-@pytest.mark.xfail(strict=True, reason="forfeit() runs _finish, which starts the next game "
-                   "(a new 'active' games row, its opening throw announced in the reply) before "
-                   "the match is closed; the row stays 'active' with no events in a finished "
-                   "match and its seed is never revealed")
 @pytest.mark.parametrize("terms", [{"length": 3}, {"stake": 2}], ids=["match", "money"])
 async def test_forfeit_leaves_no_game_in_progress(tmp_path: Path, terms: dict[str, int]) -> None:
     problems, _ = await _forfeited(tmp_path, **terms)
     assert not [p for p in problems if "in progress" in p], problems
 
 
-@pytest.mark.xfail(strict=True, reason="forfeit() of a rated match only queues the rating in "
-                   "matches.state['rate']; nothing applies it (no ratings or rating_history)")
 async def test_forfeit_of_a_rated_match_is_rated(tmp_path: Path) -> None:
     problems, _ = await _forfeited(tmp_path, length=3)
     assert not [p for p in problems if "rating history" in p], problems

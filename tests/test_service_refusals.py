@@ -221,8 +221,6 @@ async def test_random_junk_from_anyone_never_raises_or_corrupts(host: Host) -> N
     assert problems == []
 
 
-@pytest.mark.xfail(strict=True, reason="numbers out of SQLite's 64-bit range raise "
-                   "OverflowError out of the service instead of a refusal")
 @pytest.mark.parametrize("call", [
     lambda s: s.verify(PLACE, WHITE, game_id=2**63),
     lambda s: s.leaderboard(PLACE, WHITE, page=2**63),
@@ -232,10 +230,6 @@ async def test_out_of_range_numbers_are_refused(host: Host, call: Call) -> None:
     assert not reply.ok and reply.ephemeral
 
 
-@pytest.mark.xfail(strict=True, reason="challenge() does not limit text like move does: a huge "
-                   "variant name or rule option name is echoed whole in the refusal (over "
-                   "10,000 characters; Discord refuses messages over 2,000), and a 10,000-digit "
-                   "max_cube raises ValueError (int digit limit) out of the service")
 @pytest.mark.parametrize("call", [
     lambda s: s.challenge(FREE, WHITE, BLACK, variant="v" * 10_000),
     lambda s: s.challenge(FREE, WHITE, BLACK, rules={"o" * 10_000: 1}),

@@ -1,0 +1,126 @@
+"""Games against the AI, hints and analysis through the game service (real SQLite)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.ai.runner import AIRunner
+from bot.config import Config
+from bot.service import Actor, GameService, Place
+from bot.storage import SqliteStorage
+
+ALICE = Actor(1, "alice")
+BOB = Actor(2, "bob")
+AI = Actor(99, "gnubot", is_bot=True)
+HERE = Place(guild_id=7, channel_id=70)
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    storage = SqliteStorage(tmp_path / "bg.sqlite3")
+    await storage.open()
+    runner = AIRunner(processes=False, time_limit=20.0)
+    await runner.start()
+    svc = GameService(storage, Config(), ai=runner)
+    svc.set_ai_user(AI.id, AI.name)
+    yield svc
+    runner.close()
+    await storage.close()
+
+
+async def _play_out(service: GameService, place: Place, human: Actor, limit: int = 400) -> str:
+    """The human rolls, takes and plays the first suggested play until the match ends."""
+    text = ""
+    for _ in range(limit):
+        board = await service.board(place, human)
+        if not board.ok:  # no open match any more: it is over
+            return text
+        mine = {b.act.value for b in board.buttons if human.id in b.users}
+        if "take" in mine:
+            reply = await service.take(place, human)
+        elif "roll" in mine:
+            reply = await service.roll(place, human)
+        elif "accept-resignation" in mine:
+            reply = await service.answer_resignation(place, human, True)
+        else:
+            plays = await service.suggestions(place, human, "")
+            assert plays, board.text
+            reply = await service.move(place, human, plays[0])
+        assert reply.ok, reply.text
+        text += reply.text + "\n"
+    raise AssertionError("the match did not end")
+
+
+async def test_a_match_against_the_ai_is_played_to_the_end(service: GameService) -> None:
+    reply = await service.challenge(HERE, ALICE, AI, length=1, level="intermediate")
+    assert reply.ok, reply.text
+    assert "You play the AI at level" in reply.text
+    log = reply.text + await _play_out(service, HERE, ALICE)
+    assert "wins the 1-point match" in log
+    assert "gnubot rolled" in log or "gnubot plays" in log
+    async with service.storage.transaction() as tx:
+        row = await tx.latest_match_in_channel(HERE.channel_id)
+        assert row is not None and row.status == "finished" and not row.rated
+        assert row.winner_id in (ALICE.id, AI.id)
+        # Games against the AI are not rated.
+        assert await tx.rating_history(HERE.guild_id, ALICE.id) == []
+    analysis = await service.analyze(HERE, ALICE)
+    assert analysis.ok, analysis.text
+    assert "decisions, error rate" in analysis.text
+
+
+async def test_hints_in_ai_games_and_in_rated_games(service: GameService) -> None:
+    await service.challenge(HERE, ALICE, AI, length=3)
+    board = await service.board(HERE, ALICE)
+    hint = await service.hint(HERE, ALICE)
+    if board.boards and board.boards[-1].view.turn is not None and \
+            board.boards[-1].view.players[board.boards[-1].view.turn].name == "alice":
+        assert hint.ok and hint.ephemeral and "Hint for alice" in hint.text
+    else:
+        assert not hint.ok and "your own decision" in hint.text
+    rated = Place(7, 71)
+    assert (await service.challenge(rated, ALICE, BOB, length=3)).ok
+    assert (await service.accept(rated, BOB)).ok
+    refused = await service.hint(rated, ALICE)
+    refused_bob = await service.hint(rated, BOB)
+    assert not refused.ok and not refused_bob.ok
+    assert "Hints are off in this rated match" in refused.text
+    open_hints = Place(7, 72)
+    assert (await service.challenge(open_hints, ALICE, BOB, length=3, hints=True)).ok
+    assert (await service.accept(open_hints, BOB)).ok
+    answers = [await service.hint(open_hints, who) for who in (ALICE, BOB)]
+    assert [a.ok for a in answers].count(True) == 1  # the player who must act
+    assert any("1." in a.text for a in answers if a.ok)
+
+
+async def test_ai_challenge_terms(service: GameService) -> None:
+    bad = await service.challenge(HERE, ALICE, AI, level="grandmaster")
+    assert not bad.ok and "Unknown AI level" in bad.text
+    other_bot = await service.challenge(HERE, ALICE, Actor(5, "otherbot", is_bot=True))
+    assert not other_bot.ok and "challenge me" in other_bot.text
+    human_level = await service.challenge(HERE, ALICE, BOB, level="strong")
+    assert not human_level.ok and "games against the bot" in human_level.text
+
+
+async def test_ai_plays_a_variant_with_the_heuristic(service: GameService) -> None:
+    reply = await service.challenge(HERE, ALICE, AI, length=1, variant="french",
+                                    level="beginner")
+    assert reply.ok and "heuristic player" in reply.text
+    # A few human actions, each answered by the AI, keep the game consistent.
+    for _ in range(6):
+        board = await service.board(HERE, ALICE)
+        if not board.ok:
+            break
+        mine = {b.act.value for b in board.buttons if ALICE.id in b.users}
+        if "roll" in mine:
+            step = await service.roll(HERE, ALICE)
+        elif "choose" in mine:
+            option = next(b.option for b in board.buttons if b.act.value == "choose")
+            step = await service.choose(HERE, ALICE, option)
+        else:
+            plays = await service.suggestions(HERE, ALICE, "")
+            step = await service.move(HERE, ALICE, plays[0] if plays else "")
+        assert step.ok, step.text

@@ -22,9 +22,11 @@ action reads its channel's match (or chouette) through
 cluster-wide exactly as ``BEGIN IMMEDIATE`` serialises them on SQLite (the
 second process waits, then reads the committed state), and actions in other
 channels run in parallel.  The optimistic ``UPDATE ... WHERE version = $n``
-stays as the safety net: a process that did not take the lock still cannot
-apply an action twice.  ``claim_reminder`` is a conditional UPDATE, so each
-reminder is claimed by exactly one process.  A deadlock or serialization
+and the primary keys of the event log stay as the safety net: a transaction
+that did not take the lock still cannot apply an action twice (its event
+numbers or its version are taken: :class:`StaleVersionError`).
+``claim_reminder`` is a conditional UPDATE, so each reminder is claimed by
+exactly one process.  A deadlock or serialization
 failure PostgreSQL detects is reported as :class:`StaleVersionError` (nothing
 was applied; the user sees "the game moved on").
 
@@ -53,6 +55,8 @@ _INSERT_RE = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 _IDENTITY_RE = re.compile(
     r"CREATE\s+TABLE\s+(\w+)\s*\(\s*id\s+BIGINT\s+GENERATED\b", re.IGNORECASE)
 _STATUS_COUNT_RE = re.compile(r"(\d+)$")
+_SLOT_CONSTRAINTS = frozenset({"events_pkey", "games_match_id_number_key"})
+"""Another process wrote this event / game number first: the action is stale."""
 MIGRATION_LOCK = -0x62676274  # advisory lock key of the migrations ("bgbt", negated)
 
 
@@ -303,7 +307,9 @@ class PostgresStorage:
                     await tx.rollback()
                 except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                     pass  # the connection is gone: the server rolls back by itself
-                if isinstance(error, asyncpg.TransactionRollbackError):
+                if isinstance(error, asyncpg.TransactionRollbackError) or (
+                        isinstance(error, asyncpg.UniqueViolationError)
+                        and getattr(error, "constraint_name", None) in _SLOT_CONSTRAINTS):
                     raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error
                 raise
             else:

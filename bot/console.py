@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from bot.ai.runner import runner_from_config
 from bot.backends import describe, make_storage
 from bot.config import Config
 from bot.replies import Reply
@@ -43,6 +44,8 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /board  /claim  /forfeit
   /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
   /export              writes the match as a GNU Backgammon .mat file
+  /hint  /analyze      the AI's advice for your decision; analysis of the last game
+  Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
   /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
             [variant=NAME] [option=value ...]
@@ -92,6 +95,8 @@ class Console:
         from render.png import render_png
 
         for item in reply.boards:
+            if item.caption:
+                self.say(item.caption)
             self.say(text_board(item.view))
             self.counter += 1
             self.boards.mkdir(parents=True, exist_ok=True)
@@ -200,12 +205,16 @@ class Console:
             length = options.pop("length", "0")
             stake = options.pop("stake", "0")
             variant = options.pop("variant", None)
+            level = options.pop("level", None)
+            hints = options.pop("hints", "off").lower() in ("on", "yes", "true", "1")
             if not (length.isdigit() and stake.isdigit()):
                 self.say("  (only you see this) length and stake are whole numbers.")
                 return
+            if s.ai_actor is not None and opponent.name.lower() == s.ai_actor.name.lower():
+                opponent = s.ai_actor
             await self.show(await s.challenge(self.place, actor, opponent, variant=variant,
                                               rules=options, length=int(length),
-                                              stake=int(stake)))
+                                              stake=int(stake), level=level, hints=hints))
 
         async def move(actor: Actor, rest: str) -> None:
             await self.show(await s.move(self.place, actor, rest))
@@ -292,7 +301,8 @@ class Console:
             "choose": choose, "resign": resign, "answer": answer, "board": simple(s.board),
             "claim": simple(s.claim), "forfeit": simple(s.forfeit),
             "leaderboard": leaderboard, "stats": stats, "verify": verify, "rules": rules,
-            "export": simple(s.export), "demo": demo, "chouette": chouette,
+            "export": simple(s.export), "hint": simple(s.hint), "analyze": simple(s.analyze),
+            "demo": demo, "chouette": chouette,
         }
 
     async def demo(self, limit: int = 2000) -> None:
@@ -331,8 +341,14 @@ async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
                echo: bool) -> int:
     storage = make_storage(config)
     await storage.open()
+    runner = runner_from_config(config.ai)
+    if runner is not None:
+        await runner.start()
     try:
-        console = Console(GameService(storage, config), boards)
+        service = GameService(storage, config, ai=runner)
+        if runner is not None:
+            service.set_ai_user(user_id(config.ai.name), config.ai.name)
+        console = Console(service, boards)
         console.say(f"bgbot console: {describe(config)}, boards in {boards}/. "
                     "Type /help.")
         if lines is not None:
@@ -350,6 +366,8 @@ async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
             if not await console.handle(line):
                 return 0
     finally:
+        if runner is not None:
+            runner.close()
         await storage.close()
 
 

@@ -147,7 +147,15 @@ class BackgammonBot(commands.AutoShardedBot):
 
                 self._storage = make_storage(self.config)  # SQLite file or PostgreSQL url
             await self._storage.open()
-            self._service = GameService(self._storage, self.config)
+            from bot.ai.runner import runner_from_config
+
+            runner = runner_from_config(self.config.ai)
+            if runner is not None:
+                await runner.start()
+            self._service = GameService(self._storage, self.config, ai=runner)
+        if self._service.ai is not None and self.user is not None:
+            # Challenging the bot itself starts a game against the AI.
+            self._service.set_ai_user(self.user.id, self.user.name)
         self.add_dynamic_items(GameButton)
         for extension in cog_extensions():
             await self.load_extension(extension)
@@ -158,6 +166,8 @@ class BackgammonBot(commands.AutoShardedBot):
             await super().close()
         finally:
             if self._owns_storage and self._storage is not None and self._service is not None:
+                if self._service.ai is not None:
+                    self._service.ai.close()
                 storage, self._service = self._storage, None
                 await storage.close()
 

@@ -124,3 +124,45 @@ async def test_ai_plays_a_variant_with_the_heuristic(service: GameService) -> No
             plays = await service.suggestions(HERE, ALICE, "")
             step = await service.move(HERE, ALICE, plays[0] if plays else "")
         assert step.ok, step.text
+
+
+async def test_ai_against_ai_through_the_service(service: GameService) -> None:
+    """Issue 9: AI-vs-AI complete matches through the game service (rules enforced,
+    results recorded).  Alice's side is decided by the same AI and carried out with
+    the ordinary operations, each checked against the version the AI looked at."""
+    from bot.ai.levels import get_level
+    from bot.ai.player import decide
+
+    assert service.ai is not None
+    for place, terms in ((Place(7, 80), {"length": 3}), (Place(7, 81), {"stake": 2})):
+        reply = await service.challenge(place, ALICE, AI, level="intermediate", **terms)
+        assert reply.ok, reply.text
+        log = [reply.text]
+        for _ in range(600):
+            async with service.storage.transaction() as tx:
+                row = await tx.open_match_in_channel(place.channel_id)
+                if row is None:
+                    break
+                loaded = await service._load_row(tx, row)
+            game = loaded.game
+            assert game is not None and game.awaiting is not None
+            if "stake" in terms and len(loaded.session.results) >= 2:
+                reply = await service.forfeit(place, ALICE)  # end the money session
+            else:
+                decision = decide(game, service._context(loaded.session),
+                                  get_level("intermediate"))
+                reply = await service._apply_decision(place, ALICE, game, decision, row)
+            assert reply.ok, reply.text
+            log.append(reply.text)
+        else:
+            raise AssertionError("the match did not end")
+        text = "\n".join(log)
+        async with service.storage.transaction() as tx:
+            row = await tx.latest_match_in_channel(place.channel_id)
+            assert row is not None and row.status == "finished"
+            games = await tx.games_of_match(row.id)
+            assert games and all(g.status == "finished" and g.result for g in games)
+            if "stake" in terms:
+                total = await tx.balance(7, ALICE.id) + await tx.balance(7, AI.id)
+                assert total == 0  # every game settled both ways
+        assert "wins" in text

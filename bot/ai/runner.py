@@ -31,6 +31,7 @@ from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
 from bot.ai.context import MatchContext
 from bot.ai.levels import DEFAULT_LEVEL, FALLBACK_LEVEL, EvalDepth, Level
 from bot.ai.player import Decision, decide, heuristic_decide
+from bot.config import AIConfig
 from engine.game import Game
 from engine.record import GameRecord
 
@@ -131,3 +132,10 @@ class AIRunner:
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._fallback.shutdown(wait=False, cancel_futures=True)
+
+
+def runner_from_config(config: AIConfig) -> AIRunner | None:
+    """The AI runner the configuration asks for (None when the AI is switched off)."""
+    if not config.enabled:
+        return None
+    return AIRunner(processes=config.processes, time_limit=config.time_limit)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.cogs._base import Interaction, ServiceCog
 from bot.discord_app import MissingPermission, permission_names
 from bot.discord_reply import actor_of, place_of
@@ -55,6 +56,8 @@ class VariantName(app_commands.Transformer):
 
 RESIGN_KINDS = [app_commands.Choice(name=k, value=k) for k in ("single", "gammon", "backgammon")]
 SCORING = [app_commands.Choice(name=m.value, value=m.value) for m in ScoringMethod][:25]
+LEVELS = [app_commands.Choice(name=f"{lv.title}: {lv.description}"[:100], value=lv.name)
+          for lv in AI_LEVELS.values()]
 
 
 class GameCog(ServiceCog):
@@ -73,8 +76,10 @@ class GameCog(ServiceCog):
         beavers="Allow beavers (redouble at once, keeping the cube)",
         automatic_doubles="Automatic doubles when the opening throw ties",
         scoring="How a game is scored",
-        rated="Count this match for the ratings (default: yes)")
-    @app_commands.choices(scoring=SCORING)
+        rated="Count this match for the ratings (default: yes)",
+        level="Playing me (the bot): how strong I play",
+        hints="Allow /hint in this rated match (your opponent agrees by accepting)")
+    @app_commands.choices(scoring=SCORING, level=LEVELS)
     @app_commands.guild_only()
     @board_permissions
     async def challenge(self, interaction: Interaction, opponent: discord.User,
@@ -84,7 +89,8 @@ class GameCog(ServiceCog):
                         cube: bool | None = None, jacoby: bool | None = None,
                         beavers: bool | None = None, automatic_doubles: bool | None = None,
                         scoring: app_commands.Choice[str] | None = None,
-                        rated: bool = True) -> None:
+                        rated: bool = True, level: app_commands.Choice[str] | None = None,
+                        hints: bool = False) -> None:
         place, actor = self.where(interaction)
         rules: dict[str, Any] = {}
         for key, value in (("cube", cube), ("jacoby", jacoby), ("beavers", beavers),
@@ -94,7 +100,8 @@ class GameCog(ServiceCog):
         if scoring is not None:
             rules["scoring"] = scoring.value
         terms: dict[str, Any] = {"variant": variant, "rules": rules, "length": length or 0,
-                                 "stake": stake or 0, "rated": rated}
+                                 "stake": stake or 0, "rated": rated, "hints": hints,
+                                 "level": level.value if level is not None else None}
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""
@@ -260,6 +267,20 @@ class GameCog(ServiceCog):
     async def board(self, interaction: Interaction) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.board(place, actor))
+
+    @app_commands.command(description="The AI's best plays for your roll, or its cube advice")
+    @app_commands.guild_only()
+    async def hint(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.hint(place, actor))
+
+    @app_commands.command(description="The AI's analysis of the last finished game here: "
+                                      "error rates and the largest mistakes")
+    @app_commands.guild_only()
+    @board_permissions
+    async def analyze(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.service.analyze(place, actor))
 
 
 async def setup(bot: BackgammonBot) -> None:

@@ -55,10 +55,11 @@ async def main_async(args: argparse.Namespace) -> int:
     storage = open_storage(args.db, pool_size=max(2, min(args.channels, 8)))
     await storage.open()
     service = GameService(storage, Config())
-    log: Any = driver.Log(args.log)
+    log: Any = NoLog()
     if args.log == "-":  # benchmark: no log, and no extra read per action to write it
-        log = NoLog()
         driver.log_committed = _log_nothing  # type: ignore[assignment]
+    else:
+        log = driver.Log(args.log)
     print("ready", flush=True)
     while args.go and not os.path.exists(args.go):
         await asyncio.sleep(0.01)

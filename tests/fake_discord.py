@@ -365,9 +365,20 @@ class FakeDiscord:
 
     def _options(self, name: str, values: dict[str, Any], focused: str | None = None,
                  ) -> tuple[dict[str, Any], dict[str, Any]]:
-        command = self.commands.get(name)
-        assert command is not None, f"/{name} was never synced to the fake"
-        spec = {o["name"]: o for o in command.get("options", [])}
+        """The interaction data of ``/name``; a name with spaces is a subcommand
+        (``"chouette open"``), nested in its group's options like Discord does."""
+        top, *subs = name.split()
+        command = self.commands.get(top)
+        assert command is not None, f"/{top} was never synced to the fake"
+        path: list[dict[str, Any]] = []
+        holder = command
+        for sub in subs:  # SUB_COMMAND (1) or SUB_COMMAND_GROUP (2)
+            found = [o for o in holder.get("options", [])
+                     if o["name"] == sub and o["type"] in (1, 2)]
+            assert found, f"/{top} has no subcommand {sub!r}"
+            holder = found[0]
+            path.append(holder)
+        spec = {o["name"]: o for o in holder.get("options", [])}
         options: list[dict[str, Any]] = []
         resolved: dict[str, Any] = {}
         for key, value in values.items():
@@ -386,13 +397,15 @@ class FakeDiscord:
             if key == focused:
                 option["focused"] = True
             options.append(option)
-        data = {"id": command["id"], "name": name, "type": 1, "options": options,
+        for sub in reversed(path):
+            options = [{"name": sub["name"], "type": sub["type"], "options": options}]
+        data = {"id": command["id"], "name": top, "type": 1, "options": options,
                 "guild_id": str(self.guild_id)}
         return data, resolved
 
     async def slash(self, user: User, name: str, /, *, channel: int | None = None,
                     app_permissions: int | None = None, **options: Any) -> Interaction:
-        """``user`` runs ``/name option:value...``."""
+        """``user`` runs ``/name option:value...`` (``name`` may be ``"group sub"``)."""
         data, resolved = self._options(name, options)
         if resolved:
             data["resolved"] = resolved

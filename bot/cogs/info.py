@@ -1,4 +1,5 @@
-"""Information commands: /leaderboard, /stats, /export, /verify, /rules and /help."""
+"""Information commands: /leaderboard, /stats, /export, /verify, /rules and /help
+(every command, a group such as /chouette on one line with its subcommands)."""
 
 from __future__ import annotations
 
@@ -66,10 +67,14 @@ class InfoCog(ServiceCog):
     async def help(self, interaction: Interaction) -> None:
         lines = ["**Backgammon commands**"]
         for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
+            name = command.name
+            if isinstance(command, app_commands.Group):  # one line: /chouette open|join...
+                name += " " + "|".join(sub.name for sub in command.commands)
             description = getattr(command, "description", "")
-            lines.append(f"`/{command.name}` {description}")
+            lines.append(f"`/{name}` {description}")
         lines.append("Start with `/challenge @user`; the buttons under each board show "
-                     "what you can do next.")
+                     "what you can do next. Chouette: `/chouette open`, the others "
+                     "`/chouette join`, then `/chouette start`.")
         await self.presenter.private(interaction, "\n".join(lines))
 
 

@@ -1,0 +1,128 @@
+"""Chouette commands: /chouette open, join, leave, start, suggest and status.
+
+A chouette is one player (the box) against a team (a captain and partners)
+sharing one board; :mod:`bot.chouette` has the rules and
+:class:`~bot.chouette_service.ChouetteService` the table's commands.  The game
+itself is played with the ordinary game commands and buttons: the captain
+rolls, moves and doubles for the team, and every partner answers the box's
+doubles for himself with /take or /drop (or the buttons, which list the
+partners too).  Each command here makes one service call and shows its reply.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from discord import app_commands
+
+from bot.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
+from bot.chouette_service import ChouetteService
+from bot.cogs._base import Interaction, ServiceCog
+from bot.cogs.game import VariantName, board_permissions
+from bot.service import MAX_TEXT
+
+if TYPE_CHECKING:
+    from bot.discord_app import BackgammonBot
+
+REFUSALS = [
+    app_commands.Choice(name="lose-to-captain: a partner who drops pays the captain, who "
+                             "carries his share (003, 004)",
+                        value=RefusalRule.LOSE_TO_CAPTAIN.value),
+    app_commands.Choice(name="forfeit-to-partners: a partner who drops pays the partners "
+                             "still in, who share it (000)",
+                        value=RefusalRule.FORFEIT_TO_PARTNERS.value),
+]
+CAPTAIN_REFUSALS = [
+    app_commands.Choice(name="final-word: the captain's drop is final for the whole team",
+                        value=CaptainRefusal.FINAL_WORD.value),
+    app_commands.Choice(name="partner-takes-over: a partner who took becomes captain and "
+                             "plays on",
+                        value=CaptainRefusal.PARTNER_TAKES_OVER.value),
+]
+
+
+class ChouetteCog(ServiceCog):
+    """The chouette table: open, join, leave, start, suggest, status."""
+
+    chouette = app_commands.Group(
+        name="chouette", guild_only=True,
+        description="Chouette: one player in the box against a team of two or more")
+
+    def __init__(self, bot: BackgammonBot) -> None:
+        super().__init__(bot)
+        self._table: ChouetteService | None = None
+
+    @property
+    def table(self) -> ChouetteService:
+        """The chouette service on the bot's game service, made once, at the first
+        command (the cog may be loaded before the service exists, to hash the commands)."""
+        games = self.service
+        if self._table is None or self._table.games is not games:
+            self._table = ChouetteService(games)
+        return self._table
+
+    @chouette.command(name="open", description="Open a chouette table in this channel "
+                                               "(you are its first player)")
+    @app_commands.describe(
+        stake="The stake per point (default 1; 0 for no money)",
+        refusal="What a partner who drops the box's double loses, and to whom",
+        captain_refusal="What happens when the captain drops the box's double",
+        cap=f"Most players at the table ({MIN_PLAYERS} to {MAX_CAP}; default {DEFAULT_CAP})",
+        box_partners="How many players at the foot of the list share the box's result "
+                     "(default 0)",
+        variant="Variant: standard, acey-deucey, russian, french...")
+    @app_commands.choices(refusal=REFUSALS, captain_refusal=CAPTAIN_REFUSALS)
+    async def open(self, interaction: Interaction,
+                   stake: app_commands.Range[int, 0, 1_000_000] = 1,
+                   refusal: app_commands.Choice[str] | None = None,
+                   captain_refusal: app_commands.Choice[str] | None = None,
+                   cap: app_commands.Range[int, MIN_PLAYERS, MAX_CAP] = DEFAULT_CAP,
+                   box_partners: app_commands.Range[int, 0, MAX_CAP - MIN_PLAYERS] = 0,
+                   variant: app_commands.Transform[str, VariantName] | None = None) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.table.open(
+            place, actor, stake=stake,
+            refusal=refusal.value if refusal else RefusalRule.LOSE_TO_CAPTAIN.value,
+            captain_refusal=(captain_refusal.value if captain_refusal
+                             else CaptainRefusal.FINAL_WORD.value),
+            cap=cap, box_partners=box_partners, variant=variant))
+
+    @chouette.command(description="Sit at this channel's chouette table (at the foot of "
+                                  "the list)")
+    async def join(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.table.join(place, actor))
+
+    @chouette.command(description="Leave the chouette table (during a game you have a "
+                                  "stake in, that is a drop: confirm it)")
+    @app_commands.describe(confirm="Leave even though it counts as dropping at the game's "
+                                   "current value")
+    @board_permissions
+    async def leave(self, interaction: Interaction, confirm: bool = False) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.table.leave(place, actor, confirm=confirm))
+
+    @chouette.command(description="Throw for the seats (the first time) and start the "
+                                  "table's next game")
+    @board_permissions
+    async def start(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.table.start(place, actor))
+
+    @chouette.command(description="Suggest a play or a cube action to your captain")
+    @app_commands.describe(text="Your suggestion, e.g. 13/7 8/7, or: double, take, drop")
+    @board_permissions
+    async def suggest(self, interaction: Interaction,
+                      text: app_commands.Range[str, 1, MAX_TEXT]) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.table.suggest(place, actor, text))
+
+    @chouette.command(description="The table: order and roles, money so far, the game "
+                                  "in progress")
+    async def status(self, interaction: Interaction) -> None:
+        place, actor = self.where(interaction)
+        await self.answer(interaction, self.table.status(place, actor))
+
+
+async def setup(bot: BackgammonBot) -> None:
+    await bot.add_cog(ChouetteCog(bot))

@@ -8,7 +8,7 @@ changing.  Every service operation runs inside exactly one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -113,6 +113,10 @@ class StaleVersionError(Exception):
 
 class Transaction(Protocol):
     """Operations inside one transaction.  All or nothing is committed."""
+
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once the transaction has committed (never after a rollback)."""
+        ...
 
     async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None: ...
     async def get_user(self, user_id: int) -> UserRow | None: ...

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import copy
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -352,7 +353,7 @@ class GameService:
             stored = len(loaded.game.record) if loaded.game is not None else 0
         return Work(tx=tx, loaded=loaded, actor=actor, game=loaded.game,
                     session=loaded.session, game_row=loaded.game_row, stored=stored,
-                    dice=dice, state=dict(loaded.row.state), table=self._table(loaded.row))
+                    dice=dice, state=copy.deepcopy(loaded.row.state), table=self._table(loaded.row))
 
     def _table(self, row: MatchRow) -> Table:
         """The table strategy of a match: a chouette game, or two players."""
@@ -373,7 +374,9 @@ class GameService:
         match_changes.update(work.row_changes)
         row = await work.tx.update_match(work.row.id, work.row.version, **match_changes)
         game_row = await work.tx.get_game(work.game_row.id) if work.game_row else None
-        self._remember(Loaded(row, work.session, game_row, work.game, work.loaded.names))
+        state = Loaded(row, work.session, game_row, work.game, work.loaded.names)
+        # Only a committed state may be served from the cache.
+        work.tx.on_commit(lambda: self._remember(state))
         return self._reply(work, row)
 
     def _reply(self, work: Work, row: MatchRow) -> Reply:
@@ -1305,7 +1308,12 @@ class GameService:
         lines = [f"Leaderboard by {order} (page {page}/{pages}):"]
         shown = {r["user_id"] for r in rows}
         established = ratings.ESTABLISHED_EXPERIENCE
+        apart = False
         for r in rows:
+            if order == "rating" and not apart and r["experience"] < established:
+                # FIBS lists players with little experience apart, below the others.
+                lines.append(f"-- provisional (less than {established} experience) --")
+                apart = True
             lines.append(self._board_line(r, order, established))
         mine = [r for r in everyone if r["user_id"] == actor.id]
         if mine and actor.id not in shown:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -105,6 +105,12 @@ class SqliteTransaction:
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        self.after_commit: list[Callable[[], None]] = []
+        """Called, in order, once the transaction has committed (never after a rollback)."""
+
+    def on_commit(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` after a successful commit (e.g. to update an in-memory cache)."""
+        self.after_commit.append(callback)
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
         async with self._db.execute(sql, params) as cur:
@@ -547,13 +553,16 @@ class SqliteStorage:
         async with self._lock:
             db = self.db
             await db.execute("BEGIN IMMEDIATE")
+            tx = SqliteTransaction(db)
             try:
-                yield SqliteTransaction(db)
+                yield tx
             except BaseException:
                 await db.execute("ROLLBACK")
                 raise
             else:
                 await db.execute("COMMIT")
+        for callback in tx.after_commit:
+            callback()
 
 
 def _split_sql(script: str) -> list[str]:

@@ -300,8 +300,9 @@ class PostgresStorage:
         async with self.pool.acquire() as conn:
             tx = conn.transaction()
             await tx.start()
+            pg_tx = PostgresTransaction(PgDatabase(conn))
             try:
-                yield PostgresTransaction(PgDatabase(conn))
+                yield pg_tx
             except BaseException as error:
                 try:
                     await tx.rollback()
@@ -317,3 +318,5 @@ class PostgresStorage:
                     await tx.commit()
                 except asyncpg.TransactionRollbackError as error:
                     raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error
+        for callback in pg_tx.after_commit:
+            callback()

@@ -193,7 +193,10 @@ async def call(service: GameService, channel: int, choice: Choice,
                expected_version: int | None = None) -> Reply:
     method = getattr(service, choice.name)
     kwargs = dict(choice.kwargs or {})
-    if choice.button and expected_version is not None:
+    # Buttons carry the state version; so does a move in this driver, whose two
+    # processes submit the same action for the same version (a typed partial move
+    # applied twice would otherwise legitimately extend the draft).
+    if expected_version is not None and (choice.button or choice.name == "move"):
         kwargs["expected_version"] = expected_version
     reply: Reply = await method(place(channel), choice.actor, *choice.args, **kwargs)
     return reply

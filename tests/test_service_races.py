@@ -251,7 +251,7 @@ async def test_two_services_on_one_file_apply_once(table: Table) -> None:
 def _race_process(db: Path, log: Path, go: Path, seed: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, str(ROOT / "tests" / "service_driver.py"), "race", str(db), str(log),
-         "3", "--seed", str(seed), "--actions", "120", "--go", str(go)],
+         "3", "--seed", str(seed), "--actions", "250", "--go", str(go)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 

@@ -115,8 +115,12 @@ class RenderConfig:
     """Console mode writes every board PNG into this folder."""
 
     def check(self) -> None:
-        if not self.theme.strip():
-            raise ConfigError("render.theme must name a theme, e.g. 'default'")
+        from render.theme import theme_names
+
+        names = theme_names()
+        if self.theme not in names:
+            raise ConfigError(f"render.theme must be one of: {', '.join(names)} "
+                              f"(not {self.theme!r})")
 
 
 @dataclass(frozen=True, slots=True)

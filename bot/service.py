@@ -1386,6 +1386,13 @@ class GameService:
         if cls.sources:
             lines.append("Rule books: " + ", ".join(cls.sources))
         lines.append("Default options: " + "; ".join(options.describe()) + ".")
+        if self.ai is not None:
+            lines.append(
+                "Against the bot: its backgammon network (bgsage) at the level you choose."
+                if cls.name == "standard" else
+                "Against the bot: the network does not know this variant, so the bot plays a "
+                "simple heuristic (pip count, safety, blocking, entering) and is clearly "
+                "weaker here than in standard backgammon.")
         lines.append("Change them per game with /challenge options.")
         return Reply(ok=True, text="\n".join(lines))
 

@@ -49,6 +49,8 @@ def test_values_are_typed() -> None:
         ("[timeouts]\nclaim_scores_as = 'all'\n", "timeouts.claim_scores_as must be one of"),
         ("[timeouts]\nreminder_minutes = -1\n", "timeouts.reminder_minutes"),
         ("[storage]\ndatabase = ''\n", "storage.database"),
+        ("[render]\ntheme = 'neon'\n", "render.theme must be one of: "),
+        ("[ai]\ndefault_level = 'god'\n", "ai.default_level must be one of"),
         ("discord = 3\n", "[discord] must be a table"),
         ("this is = not toml = at all", "not valid TOML"),
     ],

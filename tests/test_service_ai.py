@@ -166,3 +166,11 @@ async def test_ai_against_ai_through_the_service(service: GameService) -> None:
                 total = await tx.balance(7, ALICE.id) + await tx.balance(7, AI.id)
                 assert total == 0  # every game settled both ways
         assert "wins" in text
+
+
+async def test_rules_say_the_bot_is_weaker_in_variants(service: GameService) -> None:
+    """Issue 9: /rules says clearly that the AI is a weaker heuristic in the variants."""
+    standard = await service.rules("standard")
+    russian = await service.rules("russian")
+    assert standard.ok and "network" in standard.text
+    assert russian.ok and "clearly weaker" in russian.text

@@ -81,6 +81,10 @@ def _tables() -> tuple[list[list[int]], list[list[int]], list[list[tuple[Move, M
 
 
 _TARGET, _KEY, _MOVE = _tables()
+_CAND: list[list[tuple[int, int, tuple[Move, Move]]]] = [
+    [(s, _TARGET[d][s], _MOVE[d][s]) for s in range(BAR + 1)] if d else [] for d in range(7)]
+"""``_CAND[d][s]``: (source, target, its moves) for the die ``d``."""
+_Cand = tuple[int, int, tuple[Move, Move]]
 _DICE: list[list[tuple[int, ...]]] = [[(d,) * n for n in range(5)] for d in range(7)]
 """``_DICE[d][n]``: ``n`` times the die ``d`` (shared tuples)."""
 _PAIR: list[list[tuple[int, int]]] = [[(a, b) for b in range(7)] for a in range(7)]
@@ -144,8 +148,9 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
         key2s, moves2 = _KEY[d2], _MOVE[d2]
         dice2 = _PAIR[d1][d2]
         # Sources for the second die whose target is not blocked (hits never
-        # make blocks); ``merged[t]``: with the newly occupied point t too.
-        open2 = [s for s in occ if s <= d2 or o[s - d2] < 2]
+        # make blocks), when first needed; ``merged[t]``: with the newly
+        # occupied point t too.
+        open2: list[int] | None = None
         bar2: Sequence[int] = (BAR,) if o[BAR - d2] < 2 else ()
         merged: dict[int, list[int]] = {}
         for s1 in src1:
@@ -154,6 +159,37 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
             if t1 > 0:
                 h1 = o[t1]
                 if h1 >= 2:
+                    continue
+                if second_pass and s1 != BAR and outside > (s1 > 6 >= t1):
+                    # Moves of two checkers were all met in the first order, and
+                    # no bear-off can follow: only this checker going on can
+                    # reach a new position, through a point that was empty.
+                    if mine[t1] or t1 <= d2:
+                        continue
+                    t2 = t1 - d2
+                    h2 = o[t2]
+                    if h2 >= 2:
+                        continue
+                    key = _BASE + key1s[s1] + key2s[t1]
+                    if h1:
+                        key += hit_key[t1]
+                    if h2:
+                        key += hit_key[t2]
+                    if key in found:
+                        continue
+                    b[s1] -= 1
+                    b[t2] += 1
+                    after = tuple(b)
+                    b[s1] += 1
+                    b[t2] -= 1
+                    other = hit_side(key >> _HIT_SHIFT) if h1 or h2 else theirs
+                    pos = new(Position)
+                    set_sides(pos, (after, other) if white else (other, after))
+                    play = new(Play)
+                    set_moves(play, (moves1[s1][h1], moves2[t1][h2]))
+                    set_dice(play, dice2)
+                    set_position(play, pos)
+                    found[key] = play
                     continue
             else:
                 if outside:
@@ -177,24 +213,23 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
             if b[BAR]:
                 src2: Sequence[int] = bar2
             elif second_pass and s1 != BAR and t1:
-                if outside:
-                    # Two checkers were played in the first order already:
-                    # only the same checker going on can reach a new position.
-                    src2 = (t1,) if b[t1] == 1 and o[t1 - d2] < 2 else ()
-                else:
-                    src2 = sorted({*occ, t1}, reverse=True)
-                    prune = True
-            elif t1 and not mine[t1]:
-                got = merged.get(t1)
-                if got is None:
-                    if t1 <= d2 or o[t1 - d2] < 2:
-                        got = sorted([*open2, t1], reverse=True)
-                    else:
-                        got = open2
-                    merged[t1] = got
-                src2 = got
+                # This move brought the last checker home: bear-offs may follow.
+                src2 = sorted({*occ, t1}, reverse=True)
+                prune = True
             else:
-                src2 = open2
+                if open2 is None:
+                    open2 = [s for s in occ if s <= d2 or o[s - d2] < 2]
+                if t1 and not mine[t1]:
+                    got = merged.get(t1)
+                    if got is None:
+                        if t1 <= d2 or o[t1 - d2] < 2:
+                            got = sorted([*open2, t1], reverse=True)
+                        else:
+                            got = open2
+                        merged[t1] = got
+                    src2 = got
+                else:
+                    src2 = open2
             for s2 in src2:
                 n2 = b[s2]
                 if not n2:
@@ -292,16 +327,37 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
     """
     b = list(mine)
     outside = sum(mine[7:])
-    targets, moves = _TARGET[d], _MOVE[d]
-    k = 0
-    done: tuple[Move, ...] = ()
-    hits = 0
+    moves, cands = _MOVE[d], _CAND[d]
+    k = 0  # checkers to enter first
     entering = b[BAR]
     if entering:
-        t = BAR - d
-        if o[t] >= 2:
+        if o[BAR - d] >= 2:
             return 0, []
         k = min(entering, 4)
+    # Points a checker can move from: occupied (or entered on) now or reachable
+    # by d, 2d, 3d, and whose target is not blocked (checked once: hits never
+    # make blocks).
+    reach = [False] * BAR
+    starts = list(compress(_DESC, b[24:0:-1]))
+    if k:
+        starts.append(BAR - d)
+    for p in starts:
+        for _ in range(4 - k):
+            reach[p] = True
+            p -= d
+            if p <= 0:
+                break
+    if outside >= 4 - k:
+        # No bear-off can come (the checkers outside, on the bar included,
+        # outnumber the moves after the entries).
+        cand = [cands[p] for p in _DESC[: 24 - d] if reach[p] and o[p - d] < 2]
+        bar = [cands[BAR]]
+        c1, c2, c3, c4 = [bar] * k + [cand] * (4 - k)
+        return _doubles_free(b, o, d, c1, c2, c3, c4, theirs, hit_side, white)
+    done: tuple[Move, ...] = ()
+    hits = 0
+    if k:
+        t = BAR - d
         hit = o[t] == 1
         done = (moves[BAR][hit],) + (moves[BAR][False],) * (k - 1)
         b[BAR] -= k
@@ -309,21 +365,11 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
         if hit:
             o[t] = 0
             hits = 1 << t
-    # Points a checker can move from: occupied now or reachable by d, 2d, 3d,
-    # and whose target is not blocked (checked once: hits never make blocks).
-    reach = [False] * BAR
-    for p in compress(_DESC, b[24:0:-1]):
-        for _ in range(4 - k):
-            reach[p] = True
-            p -= d
-            if p <= 0:
-                break
-    cand = [(p, targets[p], moves[p]) for p in _DESC
-            if reach[p] and (p <= d or o[p - d] < 2)]
-    if k == 0 and outside >= 4:
-        return _doubles_free(b, o, d, [c for c in cand if c[0] > d], theirs, hit_side, white)
+    cand = [cands[p] for p in _DESC if reach[p] and (p <= d or o[p - d] < 2)]
     # Entering checkers, or bearing off may become possible.
     plays: list[Play] = []  # the plays of all four dice
+    new = _new
+    set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
     partial: list[tuple[int, tuple[Move, ...], Side, int]] = []  # (dice used, ...) otherwise
     dice = _DICE[d][4]
     ncand = len(cand)
@@ -335,27 +381,36 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
                 n = b[s]
                 if not n:
                     continue
+                pos = new(Position)
+                play = new(Play)
                 if s > d:
+                    b[s] = n - 1
+                    b[t] += 1
+                    after = tuple(b)
+                    b[s] = n
+                    b[t] -= 1
                     if o[t] == 1:
-                        b[s] = n - 1
-                        b[t] += 1
-                        after = tuple(b)
-                        b[s] = n
-                        b[t] -= 1
-                        plays.append(_make_play((*done, mv[1]), dice,
-                                                *_sides(white, after, hit_side(hits | 1 << t))))
-                        continue
+                        hit_other = hit_side(hits | 1 << t)
+                        set_sides(pos, (after, hit_other) if white else (hit_other, after))
+                        set_moves(play, (*done, mv[1]))
+                    else:
+                        set_sides(pos, (after, other) if white else (other, after))
+                        set_moves(play, (*done, mv[0]))
                 else:
                     if outside:
                         continue
                     if s < d and any(b[s + 1 : 7]):  # a larger die: from the highest point only
                         continue
-                b[s] = n - 1
-                b[t] += 1
-                after = tuple(b)
-                b[s] = n
-                b[t] -= 1
-                plays.append(_make_play((*done, mv[0]), dice, *_sides(white, after, other)))
+                    b[s] = n - 1
+                    b[t] += 1
+                    after = tuple(b)
+                    b[s] = n
+                    b[t] -= 1
+                    set_sides(pos, (after, other) if white else (other, after))
+                    set_moves(play, (*done, mv[0]))
+                set_dice(play, dice)
+                set_position(play, pos)
+                plays.append(play)
             if not plays:
                 partial.append((3, done, tuple(b), hits))
             return
@@ -412,25 +467,28 @@ def _partial(d: int, partial: list[tuple[int, tuple[Move, ...], Side, int]], the
                   for used, done, after, hits in partial if used == best]
 
 
-def _doubles_free(b: list[int], o: list[int], d: int,
-                  cand: list[tuple[int, int, tuple[Move, Move]]], theirs: Side,
-                  hit_side: _Sides, white: bool) -> tuple[int, list[Play]]:
-    """:func:`_doubles` with nobody on the bar and at least four checkers outside home.
+def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[_Cand],
+                  c3: list[_Cand], c4: list[_Cand], theirs: Side, hit_side: _Sides,
+                  white: bool) -> tuple[int, list[Play]]:
+    """:func:`_doubles` when no bear-off can come: four nested loops.
 
-    ``cand``: (source, target, its moves) of the points that may be moved from.
+    ``c1`` .. ``c4``: for each of the four moves, (source, target, its moves)
+    of the points it may be made from (targets not blocked), highest first:
+    the bar alone for a checker that must enter.  A move starts from the
+    index of the previous one (non-increasing sources; the bar's index is 0).
     """
-    n = len(cand)
+    n1, n2, n3 = len(c1), len(c2), len(c3)
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
     dice = _DICE[d][4]
     plays: list[Play] = []
     append = plays.append
     partial: list[tuple[int, tuple[Move, ...], Side, int]] = []
-    for i1 in range(n):
-        s1, t1, mv1 = cand[i1]
+    for i1 in range(n1):
+        s1, t1, mv1 = c1[i1]
         if not b[s1]:
             continue
-        h1 = o[t1] == 1
+        h1 = o[t1]
         b[s1] -= 1
         b[t1] += 1
         hits1 = 0
@@ -439,12 +497,12 @@ def _doubles_free(b: list[int], o: list[int], d: int,
             hits1 = 1 << t1
         m1 = mv1[h1]
         moved1 = False
-        for i2 in range(i1, n):
-            s2, t2, mv2 = cand[i2]
+        for i2 in range(i1, n2):
+            s2, t2, mv2 = c2[i2]
             if not b[s2]:
                 continue
             moved1 = True
-            h2 = o[t2] == 1
+            h2 = o[t2]
             b[s2] -= 1
             b[t2] += 1
             hits2 = hits1
@@ -453,12 +511,12 @@ def _doubles_free(b: list[int], o: list[int], d: int,
                 hits2 |= 1 << t2
             m2 = mv2[h2]
             moved2 = False
-            for i3 in range(i2, n):
-                s3, t3, mv3 = cand[i3]
+            for i3 in range(i2, n3):
+                s3, t3, mv3 = c3[i3]
                 if not b[s3]:
                     continue
                 moved2 = True
-                h3 = o[t3] == 1
+                h3 = o[t3]
                 b[s3] -= 1
                 b[t3] += 1
                 hits3 = hits2
@@ -467,7 +525,7 @@ def _doubles_free(b: list[int], o: list[int], d: int,
                     hits3 |= 1 << t3
                 m3 = mv3[h3]
                 other = hit_side(hits3) if hits3 else theirs
-                for s4, t4, mv4 in cand[i3:]:
+                for s4, t4, mv4 in c4[i3:]:
                     n4 = b[s4]
                     if not n4:
                         continue
@@ -478,7 +536,7 @@ def _doubles_free(b: list[int], o: list[int], d: int,
                     b[t4] -= 1
                     pos = new(Position)
                     play = new(Play)
-                    if o[t4] == 1:
+                    if o[t4]:
                         hit_other = hit_side(hits3 | 1 << t4)
                         set_sides(pos, (after, hit_other) if white else (hit_other, after))
                         set_moves(play, (m1, m2, m3, mv4[1]))

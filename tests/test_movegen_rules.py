@@ -180,3 +180,142 @@ def test_no_play_returns_the_unchanged_position() -> None:
     for dice in ((6, 5), (1, 1), (4, 2)):
         (play,) = legal_plays(position, Player.WHITE, *dice)
         assert play.moves == () and play.position == position
+
+
+# -- the generator's search shortcuts against a plain breadth-first search ----------
+# engine/movegen.py does not play again, in the second order of two different
+# dice, two moves by two checkers (neither entering nor bearing off): the first
+# order met that position already.  For doubles it moves in non-increasing order
+# of source point and does not compare the results.  The cases below are where
+# the order of the dice matters (bear-offs after a checker comes home, the larger
+# die from the highest point, hits on the way, entering), checked against a
+# search that tries every move in every order, with the same rules.
+
+
+def _bfs_moves(mine: list[int], theirs: list[int], die: int,
+               opposite: tuple[int, ...]) -> list[tuple[list[int], list[int]]]:
+    """Every position after one move of ``die`` (sides in their own numbering)."""
+    out = []
+    sources = [BAR] if mine[BAR] else [s for s in range(1, 25) if mine[s]]
+    for src in sources:
+        dst = src - die
+        if dst > 0:
+            blockers = theirs[opposite[dst]]
+            if blockers >= 2:
+                continue
+        else:
+            if any(mine[7:]):
+                continue  # not all home
+            if dst < 0 and any(mine[src + 1 : 7]):
+                continue  # a larger die only from the highest point
+            dst, blockers = OFF, 0
+        m, t = list(mine), list(theirs)
+        m[src] -= 1
+        m[dst] += 1
+        if blockers == 1:
+            t[opposite[dst]] = 0
+            t[BAR] += 1
+        out.append((m, t))
+    return out
+
+
+def _bfs_plays(position: Position, player: Player, d1: int, d2: int,
+               opposite: tuple[int, ...]) -> set[Position]:
+    """The positions of the legal plays: most dice used; with one die only, the larger."""
+    orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
+    start = (tuple(position.sides[player]), tuple(position.sides[1 - player]))
+    by_used: dict[int, dict[int, set[tuple[tuple[int, ...], tuple[int, ...]]]]] = {}
+    for order in orders:
+        frontier = {start}
+        for used, die in enumerate(order, 1):
+            frontier = {(tuple(m), tuple(t)) for mine, theirs in frontier
+                        for m, t in _bfs_moves(list(mine), list(theirs), die, opposite)}
+            if not frontier:
+                break
+            by_used.setdefault(used, {}).setdefault(order[0], set()).update(frontier)
+    if not by_used:
+        return {position}
+    most = max(by_used)
+    found = by_used[most]
+    states = found.get(max(d1, d2)) if most == 1 and max(d1, d2) in found else None
+    if states is None:
+        states = set().union(*found.values())
+    out = set()
+    for mine, theirs in states:
+        out.add(Position.unchecked(mine, theirs) if player == Player.WHITE
+                else Position.unchecked(theirs, mine))
+    return out
+
+
+SHORTCUT_CASES = [
+    # (white, white_bar, black, black_bar): white to move
+    ({8: 1, 3: 1}, 0, {1: 15}, 0),  # a checker comes home, then a bear-off
+    ({9: 1, 5: 2, 2: 1}, 0, {20: 2, 1: 13}, 0),
+    ({7: 1, 6: 1, 1: 2}, 0, {1: 15}, 0),  # the larger die from the highest point
+    ({10: 1, 4: 1}, 0, {1: 15}, 0),
+    ({12: 1, 6: 3}, 0, {1: 15}, 0),
+    ({13: 2, 6: 2, 2: 1}, 0, {1: 14}, 1),
+    ({11: 1, 8: 1, 6: 2}, 0, {14: 1, 17: 1, 19: 1, 1: 12}, 0),  # blots on the way
+    ({24: 1, 13: 1, 8: 1}, 0, {20: 1, 18: 1, 16: 1, 12: 2, 6: 10}, 0),
+    ({6: 5, 8: 3, 13: 5}, 1, {4: 1, 5: 1, 6: 5, 8: 2, 13: 5}, 0),  # entering
+    ({6: 5, 4: 3}, 2, {1: 1, 3: 1, 6: 2, 8: 11}, 0),
+    ({6: 2, 5: 2, 4: 2, 3: 2, 2: 2, 1: 1}, 1, {1: 1, 2: 1, 6: 13}, 0),
+    ({19: 1, 7: 2, 6: 3, 5: 2}, 0, {1: 15}, 0),  # doubles bearing off late
+    ({16: 1, 10: 1, 5: 3}, 0, {3: 1, 24: 14}, 0),
+    ({6: 1, 5: 1, 4: 1, 3: 1, 2: 1, 1: 1}, 0, {1: 15}, 0),
+]
+
+
+@pytest.mark.parametrize("case", SHORTCUT_CASES, ids=[str(i) for i in range(len(SHORTCUT_CASES))])
+def test_search_shortcuts_lose_no_play(case: tuple[dict[int, int], int, dict[int, int], int]
+                                       ) -> None:
+    from engine.movegen import MIRROR
+
+    white, white_bar, black, black_bar = case
+    position = Position.from_sides(make_side(white, bar=white_bar),
+                                   make_side(black, bar=black_bar))
+    for player in Player:
+        pos = position if player == Player.WHITE else position.swapped()
+        for d1 in range(1, 7):
+            for d2 in range(1, 7):
+                plays = legal_plays(pos, player, d1, d2)
+                got = [p.position for p in plays]
+                assert len(got) == len(set(got)), (d1, d2)
+                assert set(got) == _bfs_plays(pos, player, d1, d2, MIRROR), (player, d1, d2)
+
+
+def test_search_shortcuts_on_random_positions() -> None:
+    """Random positions, both geometries (opposite directions, and Russian's same direction)."""
+    import random
+
+    from engine.movegen import MIRROR
+
+    rng = random.Random(20240611)
+    same = tuple(range(25))
+    for _ in range(150):
+        opposite = rng.choice((MIRROR, same))
+        sides = []
+        for _side in range(2):
+            counts = [0] * 27
+            top = rng.choice((6, 6, 9, 12, 24))
+            for _checker in range(rng.randint(1, 15)):
+                if rng.random() < 0.05:
+                    counts[BAR] += 1
+                else:
+                    counts[rng.randint(1, top)] += 1
+            sides.append(counts)
+        white, black = sides
+        for point in range(1, 25):  # never both colours on one point
+            if white[point] and black[opposite[point]]:
+                black[opposite[point]] = 0
+        for counts in sides:
+            counts[OFF] = 15 - sum(counts)
+        position = Position.from_sides(white, black)
+        player = rng.choice(list(Player))
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        for first, second in ((d1, d2), (d1, d1)):
+            plays = legal_plays(position, player, first, second, opposite)
+            got = [p.position for p in plays]
+            assert len(got) == len(set(got))
+            assert set(got) == _bfs_plays(position, player, first, second, opposite), (
+                position, player, first, second)

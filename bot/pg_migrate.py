@@ -21,19 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.repository import EventRow, GameRow, MatchRow
+from bot.replay import replay_game as replay
 from bot.storage import SqliteStorage
 from bot.storage_pg import PostgresStorage
 from engine.game import Game
-from engine.player import Player
-from engine.record import events_from_list
-from engine.rules import RuleOptions
-from engine.variant import get_variant
 
 _SKIP = {"schema_version", "sqlite_sequence"}
 
@@ -124,17 +119,6 @@ async def copy(src: SqliteStorage, dst: PostgresStorage) -> dict[str, int]:
                     f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)")
             copied[table] = len(rows)
     return copied
-
-
-def replay(row: MatchRow, game_row: GameRow, events: Sequence[EventRow]) -> Game:
-    """A game rebuilt from its stored events, set-up and match rules."""
-    setup = game_row.setup
-    first = setup.get("first_player")
-    return Game.replay(
-        events_from_list([e.data for e in events]), get_variant(row.variant)(),
-        RuleOptions.from_dict(row.rules), money=bool(setup.get("money", row.length == 0)),
-        crawford=bool(setup.get("crawford", False)),
-        first_player=Player[first.upper()] if first else None)
 
 
 def game_state(game: Game) -> dict[str, Any]:

@@ -36,6 +36,7 @@ from bot.ai.levels import get_level
 from bot.ai.player import Decision
 from bot.ai.runner import AIRunner
 from bot.config import Config
+from bot.replay import replay_game
 from bot.replies import Act, Board, Button, Refusal, Reply
 from bot.repository import (
     GameRow,
@@ -59,7 +60,6 @@ from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession
 from engine.move import Play
 from engine.player import Player
-from engine.record import events_from_list
 from engine.rules import RuleOptions
 from engine.scoring import EndReason, Result, ResultKind
 from engine.variant import Stage, get_variant
@@ -287,14 +287,7 @@ class GameService:
                 session = session.add_game(_result_from_dict(g.result))
             game_row = g
         if game_row is not None:
-            events = await tx.events(game_row.id)
-            setup = game_row.setup
-            first = setup.get("first_player")
-            game = Game.replay(
-                events_from_list([e.data for e in events]), variant, rules,
-                money=bool(setup.get("money", row.length == 0)),
-                crawford=bool(setup.get("crawford", False)),
-                first_player=Player[first.upper()] if first else None)
+            game = replay_game(row, game_row, await tx.events(game_row.id))
         white = await tx.get_user(row.white_id)
         black = await tx.get_user(row.black_id)
         names = (white.name if white else str(row.white_id),
@@ -755,13 +748,7 @@ class GameService:
                                     "finished game.")
             target = finished[-1]
             events = await tx.events(target.id)
-        setup = target.setup
-        first = setup.get("first_player")
-        game = Game.replay(events_from_list([e.data for e in events]), row.variant,
-                           RuleOptions.from_dict(row.rules),
-                           money=bool(setup.get("money", row.length == 0)),
-                           crawford=bool(setup.get("crawford", False)),
-                           first_player=Player[first.upper()] if first else None)
+        game = replay_game(row, target, events)
         result = await self.ai.analyze(game.to_record(), self._context(loaded.session))
         lines = [f"Analysis of game {target.number} (id {target.id}):",
                  *result.summary(loaded.names)]

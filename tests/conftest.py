@@ -1,4 +1,6 @@
-"""Shared fixtures: ``pg_url``, a new empty PostgreSQL database (see tests/pg.py)."""
+"""Shared fixtures: ``pg_url``, a new empty PostgreSQL database (see tests/pg.py), and
+``close_storages``, which closes every SQLite storage a test opened with
+:func:`scripted.opened`."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pg
 import pytest
+from scripted import OPENED
 
 
 @pytest.fixture
@@ -17,3 +20,11 @@ async def pg_url() -> AsyncIterator[str]:
     url = await pg.create_database()
     yield url
     await pg.drop_database(url)
+
+
+@pytest.fixture(autouse=True)
+async def close_storages() -> AsyncIterator[None]:
+    """Close every database a test opened (aiosqlite's worker thread must end)."""
+    yield
+    while OPENED:
+        await OPENED.pop().close()

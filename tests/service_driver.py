@@ -46,6 +46,7 @@ from typing import Any
 
 from bot import fairdice
 from bot.config import Config
+from bot.replay import replay_game as replay
 from bot.replies import Reply
 from bot.repository import EventRow, GameRow, MatchRow, Transaction
 from bot.service import Actor, GameService, Place
@@ -54,7 +55,6 @@ from bot.verify import dice_of_record
 from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession
 from engine.player import Player
-from engine.record import events_from_list
 from engine.rules import RuleOptions
 from engine.variant import get_variant
 
@@ -78,17 +78,6 @@ def digest(events: list[EventRow]) -> str:
     text = json.dumps([[e.seq, e.kind, e.data] for e in events], sort_keys=True,
                       separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def replay(row: MatchRow, game_row: GameRow, events: list[EventRow]) -> Game:
-    """Rebuild a game from its stored events, set-up and the match's rules."""
-    setup = game_row.setup
-    first = setup.get("first_player")
-    return Game.replay(
-        events_from_list([e.data for e in events]), get_variant(row.variant)(),
-        RuleOptions.from_dict(row.rules), money=bool(setup.get("money", row.length == 0)),
-        crawford=bool(setup.get("crawford", False)),
-        first_player=Player[first.upper()] if first else None)
 
 
 @dataclass

@@ -8,17 +8,17 @@ resignations, so the settlements are exact and follow the books' arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from scripted import OPENED, Script, opened
 
 from bot.chouette_service import ChouetteService
 from bot.config import Config
 from bot.replies import Act, Reply
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
 from render.view import StakeState
 
 ALICE = Actor(1, "alice")
@@ -32,36 +32,6 @@ HERE = Place(guild_id=7, channel_id=70)
 PEOPLE = (ALICE, BOB, CAROL, DAVE, ERIN, FRANK, GRACE)
 
 
-class Script:
-    """Dice for every stream, in order, whatever the seed (tests only)."""
-
-    def __init__(self, dice: Iterable[int]) -> None:
-        self.values = list(dice)
-
-    def __call__(self, seed: str, start: int) -> Script.Stream:
-        return Script.Stream(self)
-
-    class Stream:
-        def __init__(self, script: Script) -> None:
-            self.script = script
-            self.drawn = 0
-
-        def die(self) -> int:
-            self.drawn += 1
-            return self.script.values.pop(0)
-
-
-OPENED: list[SqliteStorage] = []
-
-
-@pytest.fixture(autouse=True)
-async def close_storages() -> AsyncIterator[None]:
-    """Close every database a test opened (aiosqlite's worker thread must end)."""
-    yield
-    while OPENED:
-        await OPENED.pop().close()
-
-
 class Host:
     def __init__(self, games: GameService, script: Script) -> None:
         self.games = games
@@ -70,9 +40,7 @@ class Host:
 
 
 async def make(tmp_path: Path, dice: Iterable[int] = ()) -> Host:
-    storage = SqliteStorage(tmp_path / "bg.sqlite3")
-    await storage.open()
-    OPENED.append(storage)
+    storage = await opened(tmp_path / "bg.sqlite3")
     script = Script(dice)
     return Host(GameService(storage, Config(), dice=script), script)  # type: ignore[arg-type]
 

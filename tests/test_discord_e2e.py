@@ -24,6 +24,7 @@ import pytest
 import yarl
 from fake_discord import EPHEMERAL, FakeDiscord, Interaction, Message, User
 from PIL import Image
+from scripted import Script as ScriptedDice
 
 from bot import fairdice
 from bot.cogs.reminders import ReminderCog
@@ -36,26 +37,9 @@ TOKEN = "fake.bot-token.SECRET-do-not-log"
 BOARD_WIDTH = 800
 
 
-class Script:
-    """Dice for every game in order, whatever the seed; then a fixed seed's dice."""
-
-    def __init__(self, dice: Iterable[int] = ()) -> None:
-        self.values = list(dice)
-        self.fallback = (int(c, 16) % 6 + 1 for c in itertools.cycle("3a91f07c5e2d84b6"))
-
-    def __call__(self, seed: str, start: int) -> Script.Stream:
-        return Script.Stream(self)
-
-    class Stream:
-        def __init__(self, script: Script) -> None:
-            self.script = script
-            self.drawn = 0
-
-        def die(self) -> int:
-            self.drawn += 1
-            if self.script.values:
-                return self.script.values.pop(0)
-            return next(self.script.fallback)
+def Script(dice: Iterable[int] = ()) -> ScriptedDice:
+    """Scripted dice, then an endless fixed sequence (e2e games run as long as they need)."""
+    return ScriptedDice(dice, then="3a91f07c5e2d84b6")
 
 
 class Capture(logging.Handler):

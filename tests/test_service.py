@@ -5,60 +5,23 @@ Dice are injected (a scripted stream), so every game here is reproducible.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from scripted import Script, opened
 
 from bot import fairdice
 from bot.config import Config, GameConfig, TimeoutConfig
 from bot.replies import Act
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")
 CAROL = Actor(3, "carol")
 HERE = Place(guild_id=7, channel_id=70)
-
-
-class Script:
-    """Dice for every game, in order, whatever the seed (tests only)."""
-
-    def __init__(self, dice: Iterable[int]) -> None:
-        self.values = list(dice)
-
-    def __call__(self, seed: str, start: int) -> Script.Stream:
-        return Script.Stream(self)
-
-    class Stream:
-        def __init__(self, script: Script) -> None:
-            self.script = script
-            self.drawn = 0
-
-        def die(self) -> int:
-            self.drawn += 1
-            return self.script.values.pop(0)
-
-
-OPENED: list[SqliteStorage] = []
-
-
-@pytest.fixture(autouse=True)
-async def close_storages() -> AsyncIterator[None]:
-    """Close every database a test opened (aiosqlite's worker thread must end)."""
-    yield
-    while OPENED:
-        await OPENED.pop().close()
-
-
-async def opened(path: Path) -> SqliteStorage:
-    storage = SqliteStorage(path)
-    await storage.open()
-    OPENED.append(storage)
-    return storage
 
 
 async def make(tmp_path: Path, dice: Iterable[int] = (), config: Config | None = None,

@@ -42,7 +42,7 @@ backtracking, and identifies plays by the position they produce.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import compress
 from typing import Any
 
@@ -102,27 +102,25 @@ _set_dice: Any = Play.__dict__["dice"].__set__
 _set_position: Any = Play.__dict__["position"].__set__
 
 
-class _Sides:
+_Sides = Callable[[int], Side]
+
+
+def _hit_sides(theirs: Side, opposite: Sequence[int]) -> _Sides:
     """The opponent's side after the hits of a play (bit ``t`` of ``hits``: point ``t``)."""
+    cache: dict[int, Side] = {}
 
-    __slots__ = ("cache", "opposite", "theirs")
-
-    def __init__(self, theirs: Side, opposite: Sequence[int]) -> None:
-        self.theirs = theirs
-        self.opposite = opposite
-        self.cache: dict[int, Side] = {}
-
-    def __call__(self, hits: int) -> Side:
-        side = self.cache.get(hits)
+    def after_hits(hits: int) -> Side:
+        side = cache.get(hits)
         if side is None:
-            changed = list(self.theirs)
-            opposite = self.opposite
+            changed = list(theirs)
             for t in range(1, BAR):
                 if hits >> t & 1:
                     changed[opposite[t]] = 0
                     changed[BAR] += 1
-            side = self.cache[hits] = tuple(changed)
+            side = cache[hits] = tuple(changed)
         return side
+
+    return after_hits
 
 
 def _make_play(moves: tuple[Move, ...], dice: tuple[int, ...], white: Side, black: Side) -> Play:
@@ -584,7 +582,7 @@ def legal_plays(position: Position, player: Player, first: int, second: int,
         opp_at = [0] * 25
         for i in range(1, 25):
             opp_at[i] = theirs[opposite[i]]
-    hit_side = _Sides(theirs, opposite)
+    hit_side = _hit_sides(theirs, opposite)
     white = player == Player.WHITE
     if first == second:
         best, plays = _doubles(mine, opp_at, first, theirs, hit_side, white)

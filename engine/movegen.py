@@ -352,7 +352,7 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
         return _doubles_free(b, o, d, c1, c2, c3, c4, theirs, hit_side, white)
     done: tuple[Move, ...] = ()
     hits = 0
-    if k:
+    if k:  # at most three here: four on the bar are four checkers outside
         t = BAR - d
         hit = o[t] == 1
         done = (moves[BAR][hit],) + (moves[BAR][False],) * (k - 1)
@@ -361,8 +361,8 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
         if hit:
             o[t] = 0
             hits = 1 << t
+    # A bear-off may come: a recursive search that checks for it.
     cand = [cands[p] for p in _DESC if reach[p] and (p <= d or o[p - d] < 2)]
-    # Entering checkers, or bearing off may become possible.
     plays: list[Play] = []  # the plays of all four dice
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
@@ -377,31 +377,23 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
                 n = b[s]
                 if not n:
                     continue
-                pos = new(Position)
-                play = new(Play)
-                if s > d:
-                    b[s] = n - 1
-                    b[t] += 1
-                    after = tuple(b)
-                    b[s] = n
-                    b[t] -= 1
-                    if o[t] == 1:
-                        hit_other = hit_side(hits | 1 << t)
-                        set_sides(pos, (after, hit_other) if white else (hit_other, after))
-                        set_moves(play, (*done, mv[1]))
-                    else:
-                        set_sides(pos, (after, other) if white else (other, after))
-                        set_moves(play, (*done, mv[0]))
-                else:
+                if s <= d:
                     if outside:
                         continue
                     if s < d and any(b[s + 1 : 7]):  # a larger die: from the highest point only
                         continue
-                    b[s] = n - 1
-                    b[t] += 1
-                    after = tuple(b)
-                    b[s] = n
-                    b[t] -= 1
+                b[s] = n - 1
+                b[t] += 1
+                after = tuple(b)
+                b[s] = n
+                b[t] -= 1
+                pos = new(Position)
+                play = new(Play)
+                if o[t] == 1:  # (o[OFF] is 0)
+                    hit_other = hit_side(hits | 1 << t)
+                    set_sides(pos, (after, hit_other) if white else (hit_other, after))
+                    set_moves(play, (*done, mv[1]))
+                else:
                     set_sides(pos, (after, other) if white else (other, after))
                     set_moves(play, (*done, mv[0]))
                 set_dice(play, dice)
@@ -438,11 +430,7 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
         if not moved and not plays:
             partial.append((k, done, tuple(b), hits))
 
-    if k == 4:
-        plays.append(_make_play(done, dice, *_sides(white, tuple(b),
-                                                     hit_side(hits) if hits else theirs)))
-    else:
-        search(k, 0, done, hits, outside)
+    search(k, 0, done, hits, outside)
     if plays:
         return 4, plays
     return _partial(d, partial, theirs, hit_side, white)

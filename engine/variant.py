@@ -40,6 +40,7 @@ Variants register themselves in :data:`VARIANTS` with :func:`register`;
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, TypeVar
@@ -134,7 +135,7 @@ class TurnContext:
 # -- the interface -------------------------------------------------------------
 
 
-class Variant:
+class Variant(ABC):
     """Base class of every variant; :class:`StandardBackgammon` is the reference.
 
     Subclasses override class attributes and methods; instances carry no state
@@ -156,8 +157,9 @@ class Variant:
 
     # board -------------------------------------------------------------------
 
+    @abstractmethod
     def initial_position(self) -> Position:
-        raise NotImplementedError
+        """The position a game of this variant starts from."""
 
     # opening -----------------------------------------------------------------
 
@@ -167,9 +169,9 @@ class Variant:
 
     # the steps of a turn -----------------------------------------------------
 
+    @abstractmethod
     def next_step(self, turn: TurnContext) -> Step:
         """What the player on roll must do next in this turn."""
-        raise NotImplementedError
 
     def legal_plays(self, position: Position, player: Player, stage: Stage,
                     turn: TurnContext) -> list[Play]:
@@ -181,7 +183,8 @@ class Variant:
         dice = stage.dice
         if len(dice) == 2 or (len(dice) == 4 and len(set(dice)) == 1):
             return legal_plays(position, player, dice[0], dice[1], self.opposite)
-        raise NotImplementedError(f"{self.title}: no move generator for dice {dice}")
+        raise ValueError(f"{self.title}: a stage of {dice} needs the variant's own move "
+                         "generator (override legal_plays)")
 
     def illegal_play_message(self, turn: TurnContext, stage: Stage, play: Play) -> str:
         """The sentence for a play that is not among the legal plays."""

@@ -308,9 +308,15 @@ class GameService:
         """
         reply = await self._act_once(place, actor, op, expected_version=expected_version,
                                      match_id=match_id, statuses=statuses)
-        if reply.ok and self.ai is not None and not _DRIVING_AI.get():
+        if reply.ok and self.ai is not None and not _DRIVING_AI.get() and (
+                self._may_involve_ai(reply.match_id)):
             reply = await self._drive_ai(place, reply)
         return reply
+
+    def _may_involve_ai(self, match_id: int | None) -> bool:
+        """False when the cached state shows the match has no AI player (saves a read)."""
+        cached = self._cache.get(match_id) if match_id is not None else None
+        return cached is None or "ai" in cached[1].row.state
 
     async def _act_once(self, place: Place, actor: Actor,
                         op: Callable[[Work], Awaitable[None]], *,

@@ -25,6 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -262,6 +263,10 @@ async def _run(config: Config) -> int:
             return 1
         except discord.PrivilegedIntentsRequired:  # pragma: no cover - default intents only
             log.error("Discord refused the intents")
+            return 1
+        except (aiohttp.ClientError, OSError) as exc:
+            log.error("Cannot reach Discord (%s): check the network, or run the console "
+                      "mode with `python -m bot console`", exc)
             return 1
     return 0
 

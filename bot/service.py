@@ -237,6 +237,8 @@ class GameService:
         """The AI's user (the bot's own account in Discord)."""
         self._locks: dict[int, asyncio.Lock] = {}
         self._cache: dict[int, tuple[int, Loaded]] = {}
+        self._names: dict[int, str] = {}
+        """User names this process has stored (no need to write them again)."""
 
     # ------------------------------------------------------------------ plumbing
 
@@ -248,6 +250,15 @@ class GameService:
                     del self._locks[key]
             lock = self._locks[channel_id] = asyncio.Lock()
         return lock
+
+    async def _note_user(self, tx: Transaction, actor: Actor) -> None:
+        """Store the user's current name (skipped when this process stored it already)."""
+        if self._names.get(actor.id) == actor.name:
+            return
+        await tx.upsert_user(actor.id, actor.name, actor.is_bot)
+        if len(self._names) >= CACHE_LIMIT:
+            self._names.clear()
+        tx.on_commit(lambda: self._names.__setitem__(actor.id, actor.name))
 
     def _remember(self, loaded: Loaded) -> None:
         """Cache the state of a match at its version (the oldest entries are dropped)."""
@@ -325,7 +336,7 @@ class GameService:
         async with self._lock(place.channel_id):
             try:
                 async with self.storage.transaction() as tx:
-                    await tx.upsert_user(actor.id, actor.name, actor.is_bot)
+                    await self._note_user(tx, actor)
                     loaded = await self._load(tx, place, statuses=statuses)
                     if match_id is not None and loaded.row.id != match_id:
                         raise Refusal("That button belongs to an earlier game in this channel: "
@@ -1153,7 +1164,9 @@ class GameService:
         return await self._act(place, actor, op, expected_version=expected_version,
                                match_id=match_id)
 
-    async def resign(self, place: Place, actor: Actor, kind: str = "single") -> Reply:
+    async def resign(self, place: Place, actor: Actor, kind: str = "single",
+                     expected_version: int | None = None,
+                     match_id: int | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = self._game(work)
@@ -1168,7 +1181,8 @@ class GameService:
                               f"({points} point{'s' if points != 1 else ''} at the cube's "
                               "value).")
 
-        return await self._act(place, actor, op)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     async def answer_resignation(self, place: Place, actor: Actor, accept: bool,
                                  expected_version: int | None = None,
@@ -1187,7 +1201,9 @@ class GameService:
         return await self._act(place, actor, op, expected_version=expected_version,
                                match_id=match_id)
 
-    async def forfeit(self, place: Place, actor: Actor) -> Reply:
+    async def forfeit(self, place: Place, actor: Actor,
+                      expected_version: int | None = None,
+                      match_id: int | None = None) -> Reply:
         """Abandon: lose the current game at the cube's value and end the match/session."""
         async def op(work: Work) -> None:
             work.table.check_forfeit(work)
@@ -1206,9 +1222,12 @@ class GameService:
                 work.lines.append("The money session is over.")
             await self._end_match(work, player.other)
 
-        return await self._act(place, actor, op)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
-    async def claim(self, place: Place, actor: Actor) -> Reply:
+    async def claim(self, place: Place, actor: Actor,
+                    expected_version: int | None = None,
+                    match_id: int | None = None) -> Reply:
         """The waiting player claims a game whose opponent has been idle too long."""
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
@@ -1231,7 +1250,8 @@ class GameService:
             await self._finish(work)
             await self._auto(work)
 
-        return await self._act(place, actor, op)
+        return await self._act(place, actor, op, expected_version=expected_version,
+                               match_id=match_id)
 
     # -------------------------------------------------------------- read-only
 

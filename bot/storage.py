@@ -179,13 +179,12 @@ class SqliteTransaction:
             sets.append(f"{key} = ?")
             params.append(_dumps(value) if key == "state" else value)
         params += [match_id, expected_version]
-        cur = await self._db.execute(
-            f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?", params)
-        if cur.rowcount != 1:
+        row = await self._one(
+            f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ? "
+            f"RETURNING {_MATCH_COLUMNS}", params)
+        if row is None:
             raise StaleVersionError(f"match {match_id} is no longer at version {expected_version}")
-        row = await self.get_match(match_id)
-        assert row is not None
-        return row
+        return _match(row)
 
     async def claim_reminder(self, match_id: int, version: int) -> bool:
         """Mark the reminder for ``version`` as sent; True for exactly one caller."""

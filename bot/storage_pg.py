@@ -175,7 +175,7 @@ class PgDatabase:
     async def run(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> PgCursor:
         text, names = translate(sql)
         args = _arguments(params, names)
-        if text.lstrip()[:4].upper() in ("SELE", "WITH"):
+        if text.lstrip()[:4].upper() in ("SELE", "WITH") or " RETURNING " in text.upper():
             rows = await self.conn.fetch(text, *args)
             return PgCursor(rows, len(rows))
         insert = _INSERT_RE.match(text)

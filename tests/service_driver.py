@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import hashlib
+import inspect
 import json
 import os
 import random
@@ -182,10 +183,11 @@ async def call(service: GameService, channel: int, choice: Choice,
                expected_version: int | None = None) -> Reply:
     method = getattr(service, choice.name)
     kwargs = dict(choice.kwargs or {})
-    # Buttons carry the state version; so does a move in this driver, whose two
-    # processes submit the same action for the same version (a typed partial move
-    # applied twice would otherwise legitimately extend the draft).
-    if expected_version is not None and (choice.button or choice.name == "move"):
+    # Buttons carry the state version; so does every other action that accepts one,
+    # since this driver's processes submit the same action for the same version (a
+    # typed command applied to a later state would be legitimate, but not a race).
+    if expected_version is not None and (
+            choice.button or "expected_version" in inspect.signature(method).parameters):
         kwargs["expected_version"] = expected_version
     reply: Reply = await method(place(channel), choice.actor, *choice.args, **kwargs)
     return reply

@@ -203,7 +203,8 @@ async def test_killing_one_of_two_processes_loses_and_repeats_nothing(
     # and each from the version it was chosen for.
     applied = Counter((e["m"], e["v"]) for e in entries)
     assert max(applied.values()) == 1
-    assert all(e["v"] == e["before"] + 1 for e in entries)
+    jumps = [e for e in entries if e["v"] != e["before"] + 1]
+    assert not jumps, [json.dumps(e) for e in jumps[:3]]
     final = await _final_versions(pg_url, start)
     unlogged = 0
     for match_id, version in start.items():

@@ -31,7 +31,7 @@ Points in a :class:`TypedMove` use the engine's indices: ``25`` is the bar,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.errors import NotationError
@@ -211,12 +211,16 @@ def format_typed(moves: Iterable[TypedMove]) -> str:
 # --------------------------------------------------------------------------
 
 
-def format_moves(moves: Iterable[Move]) -> str:
+def format_moves(moves: Iterable[Move],
+                 point_name: Callable[[int], str] | None = None) -> str:
     """Canonical GNU Backgammon text of the single-die ``moves`` of one play.
 
     Hit marks come from the moves' ``hit`` flags: a point is marked where any
     move hit (in a legal play that is exactly where the opponent had a blot).
+    ``point_name`` names the start and end of each path (variants name index
+    26, a checker not yet entered, ``in``); the default is ``bar``/``off``/numbers.
     """
+    name = point_name or _point_name
     singles = sorted(((m.src, m.dst) for m in moves), key=lambda sd: (-sd[0], -sd[1]))
     hit_points = {m.dst for m in moves if m.hit}
 
@@ -248,12 +252,12 @@ def format_moves(moves: Iterable[Move]) -> str:
     marked: set[int] = set()
     parts: list[str] = []
     for path, count in merged:
-        text = _point_name(path[0])
+        text = name(path[0])
         for p in path[1:-1]:
             text += f"/{_point_name(p)}*"
             marked.add(p)
         dest = path[-1]
-        text += "/" + _point_name(dest)
+        text += "/" + name(dest)
         if dest != OFF and dest in hit_points and dest not in marked:
             text += "*"
             marked.add(dest)

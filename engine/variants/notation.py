@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from engine import notation
 from engine.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from engine.move import Move, Play
 from engine.player import Player
@@ -114,41 +115,7 @@ def parse_moves(text: str, rules: MovementRules | None = None) -> tuple[WrittenM
 
 def format_moves(moves: Iterable[Move]) -> str:
     """Canonical text (gnubg's FormatMove rules, with ``in`` for entering)."""
-    singles = sorted(((m.src, m.dst) for m in moves), key=lambda sd: (-sd[0], -sd[1]))
-    hit_points = {m.dst for m in moves if m.hit}
-    chains: list[list[int] | None] = [[s, d] for s, d in singles]
-    for i, chain in enumerate(chains):
-        if chain is None:
-            continue
-        for j in range(i + 1, len(chains)):
-            other = chains[j]
-            if other is not None and chain[-1] == other[0]:
-                if chain[-1] not in hit_points:
-                    chain.pop()
-                chain.append(other[1])
-                chains[j] = None
-    merged: list[tuple[list[int], int]] = []
-    for path in (c for c in chains if c is not None):
-        for k, (seen, count) in enumerate(merged):
-            if seen == path:
-                merged[k] = (seen, count + 1)
-                break
-        else:
-            merged.append((path, 1))
-    marked: set[int] = set()
-    parts = []
-    for path, count in merged:
-        text = point_name(path[0])
-        for p in path[1:-1]:
-            text += f"/{p}*"
-            marked.add(p)
-        dest = path[-1]
-        text += "/" + point_name(dest)
-        if dest != OFF and dest in hit_points and dest not in marked:
-            text += "*"
-            marked.add(dest)
-        parts.append(text + (f"({count})" if count > 1 else ""))
-    return " ".join(parts)
+    return notation.format_moves(moves, point_name)
 
 
 def format_play(play: Play) -> str:

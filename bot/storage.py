@@ -58,10 +58,17 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every migration, in order."""
+def migrations(dialect: str = "") -> list[tuple[int, str, str]]:
+    """(version, name, sql) of every migration, in order.
+
+    ``dialect`` names a subfolder of ``bot/migrations`` (``"postgres"``); the
+    default is the SQLite migrations in the folder itself.
+    """
+    folder = resources.files("bot").joinpath("migrations")
+    if dialect:
+        folder = folder.joinpath(dialect)
     found: list[tuple[int, str, str]] = []
-    for entry in resources.files("bot").joinpath("migrations").iterdir():
+    for entry in folder.iterdir():
         match = _MIGRATION_RE.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))

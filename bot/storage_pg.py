@@ -41,13 +41,12 @@ import functools
 import re
 from collections.abc import AsyncIterator, Generator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from importlib import resources
 from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
 
 from bot.repository import StaleVersionError, UserRow
-from bot.storage import SqliteTransaction, now
+from bot.storage import SqliteTransaction, migrations, now
 
 _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _PARAM_RE = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
@@ -62,17 +61,7 @@ MIGRATION_LOCK = -0x62676274  # advisory lock key of the migrations ("bgbt", neg
 
 def pg_migrations() -> list[tuple[int, str, str]]:
     """(version, name, sql) of every PostgreSQL migration, in order."""
-    found: list[tuple[int, str, str]] = []
-    folder = resources.files("bot").joinpath("migrations").joinpath("postgres")
-    for entry in folder.iterdir():
-        match = _MIGRATION_RE.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
-    found.sort()
-    for expected, (version, name, _) in enumerate(found, start=1):
-        if version != expected:
-            raise RuntimeError(f"migration {name} is out of sequence (expected {expected:04d})")
-    return found
+    return migrations("postgres")
 
 
 @functools.cache

@@ -11,6 +11,7 @@ from bot.ai.context import MatchContext
 from bot.ai.heuristic import contact, race_lead
 from bot.ai.levels import BEGINNER, DEFAULT_LEVEL, INTERMEDIATE, LEVELS, STRONG, get_level
 from bot.ai.player import Decision, NoDecision, apply_decision, decide
+from bot.ai.selfplay import opening
 from engine.dice import Dice
 from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession
@@ -18,16 +19,6 @@ from engine.player import Player
 from engine.position import BAR, OFF, SLOTS, Position
 from engine.rules import OpeningMethod, RuleOptions
 from engine.scoring import ResultKind
-
-
-def opening(g: Game, rng: random.Random) -> Game:
-    while g.phase is Phase.OPENING:
-        if g.variant.opening_method(g.rules).dice_each == 1:
-            g = g.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
-        else:
-            g = g.opening_roll((rng.randint(1, 6), rng.randint(1, 6)),
-                               (rng.randint(1, 6), rng.randint(1, 6)))
-    return g
 
 
 def check_legal(g: Game, d: Decision) -> None:

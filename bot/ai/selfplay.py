@@ -16,7 +16,8 @@ from engine.player import Player
 from engine.rules import RuleOptions
 
 
-def _opening(g: Game, rng: random.Random) -> Game:
+def opening(g: Game, rng: random.Random) -> Game:
+    """Throw random opening dice until the game has started."""
     while g.phase is Phase.OPENING:
         if g.variant.opening_method(g.rules).dice_each == 1:
             g = g.opening_roll(rng.randint(1, 6), rng.randint(1, 6))
@@ -38,7 +39,7 @@ def play_vs_heuristic(seed: int, level_name: str, variant: str = "standard",
     ai = Player.WHITE if seed % 2 == 0 else Player.BLACK
     g = Game.new(variant, rules or RuleOptions())
     while not g.is_finished:
-        g = _opening(g, rng)
+        g = opening(g, rng)
         p = g.awaiting
         assert p is not None
         if p is ai:

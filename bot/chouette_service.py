@@ -273,7 +273,7 @@ class ChouetteTable:
             work.dice = None
             return True
         await tx.update_chouette(chouette_id, crow.version, state={**crow.state, "games": games})
-        await tx.update_match(work.row.id, work.row.version, state=work.state, status="finished",
+        await tx.update_match(work.row, state=work.state, status="finished",
                               winner_id=winner, **work.row_changes)
         row = await new_game_row(tx, crow, table, games + 1)
         work.switch_to(await self.games._load_row(tx, row))

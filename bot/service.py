@@ -213,7 +213,7 @@ class Work:
                 for i, ev in enumerate(events)])
             self.stored += len(events)
         if self.dice is not None and self.dice.drawn != self.game_row.dice_drawn:
-            await self.tx.update_game(self.game_row.id, dice_drawn=self.dice.drawn)
+            self.game_row = await self.tx.update_game(self.game_row, dice_drawn=self.dice.drawn)
 
 
 class GameService:
@@ -382,9 +382,9 @@ class GameService:
         if work.match_winner is not None:
             match_changes["winner_id"] = work.match_winner
         match_changes.update(work.row_changes)
-        row = await work.tx.update_match(work.row.id, work.row.version, **match_changes)
-        game_row = await work.tx.get_game(work.game_row.id) if work.game_row else None
-        state = Loaded(row, work.session, game_row, work.game, work.loaded.names)
+        row = await work.tx.update_match(work.row, **match_changes)
+        # ``work.game_row`` follows every write to the game's row (flush, _finish).
+        state = Loaded(row, work.session, work.game_row, work.game, work.loaded.names)
         # Only a committed state may be served from the cache.
         work.tx.on_commit(lambda: self._remember(state))
         return self._reply(work, row)
@@ -524,10 +524,12 @@ class GameService:
         assert game is not None and game.result is not None and work.game_row is not None
         result = game.result
         tx = work.tx
-        game_row = work.game_row
         await work.flush()
-        await tx.update_game(game_row.id, status="finished", winner_id=work.user(result.winner),
-                             result=result.to_dict(), finished_at=self._now())
+        game_row = work.game_row
+        assert game_row is not None
+        work.game_row = await tx.update_game(
+            game_row, status="finished", winner_id=work.user(result.winner),
+            result=result.to_dict(), finished_at=self._now())
         work.lines.append(self._describe_result(work, result))
         work.lines.append(
             f"Dice seed of game {game_row.number}: {game_row.seed} (its SHA-256 "
@@ -655,7 +657,7 @@ class GameService:
         token = _DRIVING_AI.set(True)
         try:
             for _ in range(1000):
-                async with self.storage.transaction() as tx:
+                async with self.storage.snapshot() as tx:
                     row = await tx.open_match_in_channel(place.channel_id)
                     if row is None or row.status != "active" or "ai" not in row.state:
                         break
@@ -718,7 +720,7 @@ class GameService:
         if self.ai is None:
             return Reply.refuse("Hints need the AI, which is switched off on this server.")
         try:
-            async with self.storage.transaction() as tx:
+            async with self.storage.snapshot() as tx:
                 loaded = await self._load(tx, place)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
@@ -753,7 +755,7 @@ class GameService:
         """Error rates and the largest mistakes of the last finished game here."""
         if self.ai is None:
             return Reply.refuse("Analysis needs the AI, which is switched off on this server.")
-        async with self.storage.transaction() as tx:
+        async with self.storage.snapshot() as tx:
             row = await tx.latest_match_in_channel(place.channel_id)
             if row is None or row.guild_id != place.guild_id:
                 return Reply.refuse("There is no game in this channel to analyse.")
@@ -1258,7 +1260,7 @@ class GameService:
     async def board(self, place: Place, actor: Actor) -> Reply:
         """The current board, for anyone (spectators included); changes nothing."""
         try:
-            async with self.storage.transaction() as tx:
+            async with self.storage.snapshot() as tx:
                 loaded = await self._load(tx, place, statuses=("active", "challenged"))
                 if loaded.game is None:
                     return Reply(ok=True, text="The challenge is waiting for an answer.",
@@ -1285,7 +1287,7 @@ class GameService:
         """Legal plays matching partly typed ``text`` (for autocomplete)."""
         text = text[:MAX_TEXT]
         try:
-            async with self.storage.transaction() as tx:
+            async with self.storage.snapshot() as tx:
                 loaded = await self._load(tx, place)
         except Refusal:
             return []
@@ -1310,7 +1312,7 @@ class GameService:
             return Reply.refuse("Rank by rating, money or wins.")
         if not 1 <= page <= MAX_PAGE:
             return Reply.refuse(f"Pages are numbered from 1 to at most {MAX_PAGE}.")
-        async with self.storage.transaction() as tx:
+        async with self.storage.snapshot() as tx:
             total = await tx.leaderboard_count(place.guild_id, order)
             rows = await tx.leaderboard(place.guild_id, order, per_page,
                                         (page - 1) * per_page)
@@ -1345,7 +1347,7 @@ class GameService:
 
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
         target = user or actor
-        async with self.storage.transaction() as tx:
+        async with self.storage.snapshot() as tx:
             s = await tx.user_stats(place.guild_id, target.id)
             names = {}
             for opp in s["head_to_head"]:
@@ -1373,7 +1375,7 @@ class GameService:
         from bot.export import export_channel_match
 
         try:
-            async with self.storage.transaction() as tx:
+            async with self.storage.snapshot() as tx:
                 row = await tx.latest_match_in_channel(place.channel_id)
                 if row is None or row.guild_id != place.guild_id or row.status in (
                         "challenged", "declined", "cancelled"):
@@ -1415,7 +1417,7 @@ class GameService:
         """Recompute every die of a finished game from its revealed seed."""
         from bot.verify import dice_of_record
 
-        async with self.storage.transaction() as tx:
+        async with self.storage.snapshot() as tx:
             if game_id is None:
                 row = await tx.latest_match_in_channel(place.channel_id)
                 candidates = await tx.games_of_match(row.id) if row else []

@@ -40,7 +40,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import AsyncIterator, Generator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
@@ -201,6 +201,25 @@ class PostgresTransaction(SqliteTransaction):
         super().__init__(cast(Any, db))
         self.pg = db
 
+    # The primitives run at once: asyncpg has no batch of mixed statements.
+    async def _all(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+                   ) -> list[Any]:
+        return await (await self.pg.run(sql, params)).fetchall()
+
+    async def _cursor(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
+        cur = await self.pg.run(sql, params)
+        return cur.rowcount, cur.lastrowid
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
+        await self.pg.run(sql, params)
+
+    async def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        await self.pg.executemany(sql, rows)
+
+    async def _write_checked(self, sql: str, params: Sequence[Any], error: str) -> None:
+        if (await self.pg.run(sql, params)).rowcount != 1:
+            raise StaleVersionError(error)
+
     async def _lock_channel(self, channel_id: int) -> None:
         await self.pg.run("SELECT pg_advisory_xact_lock(?)", (channel_id,))
 
@@ -226,7 +245,7 @@ class PostgresTransaction(SqliteTransaction):
 
     async def leaderboard_count(self, guild_id: int, order: str) -> int:
         row = await self._one(f"SELECT COUNT(*) FROM ({self._BOARD_SQL}) AS board",
-                              {"g": guild_id})  # type: ignore[arg-type]
+                              {"g": guild_id})
         return int(row[0]) if row else 0
 
 
@@ -309,3 +328,7 @@ class PostgresStorage:
                     raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error
         for callback in pg_tx.after_commit:
             callback()
+
+    def snapshot(self) -> AbstractAsyncContextManager[PostgresTransaction]:
+        """Reads take the channel's advisory lock like actions: the same transaction."""
+        return self.transaction()

@@ -543,7 +543,7 @@ async def test_export_channel_match_reads_storage(tmp_path: Path) -> None:
                                                  for i, ev in enumerate(rec.events)])
                 result = Game.from_record(rec).result
                 assert result is not None
-                await tx.update_game(grow.id, status="finished", result=result.to_dict())
+                await tx.update_game(grow, status="finished", result=result.to_dict())
             text = await export_channel_match(tx, row)
     finally:
         await storage.close()

@@ -287,3 +287,31 @@ async def test_button_of_an_earlier_match_is_refused(tmp_path: Path) -> None:
     stale = await service.roll(HERE, BOB, expected_version=current.version,
                                match_id=first.match_id)
     assert not stale.ok and "earlier game" in stale.text
+
+
+async def test_an_action_on_a_cached_game_is_two_trips_to_the_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each trip to aiosqlite's thread costs more than the SQL itself (bot/storage.py):
+    # an action is BEGIN + the read of its match row, then its writes + COMMIT;
+    # a read-only call is its read, then COMMIT.
+    from bot import storage as storage_module
+
+    trips: list[list[str]] = []
+    submit = storage_module._submit
+
+    async def counting(db: object, batch: list[storage_module._Statement]) -> object:
+        trips.append([st.sql.split()[0] for st in batch])
+        return await submit(db, batch)  # type: ignore[arg-type]
+
+    service = await make(tmp_path, [3, 1, 6, 5])
+    await start(service, stake=1)
+    monkeypatch.setattr(storage_module, "_submit", counting)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    # (alice acts for the first time through this service: her name is written too)
+    assert trips == [["BEGIN", "INSERT", "SELECT"], ["INSERT", "UPDATE", "UPDATE", "COMMIT"]]
+    trips.clear()
+    assert await service.suggestions(HERE, BOB, "") == []  # bob has not rolled
+    assert trips == [["BEGIN", "SELECT"], ["COMMIT"]]
+    trips.clear()
+    assert (await service.roll(HERE, BOB)).ok
+    assert trips == [["BEGIN", "SELECT"], ["INSERT", "UPDATE", "UPDATE", "COMMIT"]]

@@ -20,19 +20,32 @@ The rules implemented here, with the books they come from:
 The search works in the mover's own numbering on plain lists with
 backtracking, and identifies plays by the position they produce.
 
-* A roll of two different dice tries both orders, the first die given first.
-  In the second order a pair of moves by two different checkers (neither
-  entering nor bearing off) is not looked at again: the same two moves in the
-  first order reach the same position (the landing points, hence blocks and
-  hits, do not depend on the order), so only a checker playing both dice, an
-  entry or a bear-off can reach a new position there.
+* Two different dice with nobody to enter and two or more checkers outside
+  the home board (no bear-off can come) take a path that compares no
+  positions (:func:`_two_free`).  Two moves net the same change only when
+  they cancel out -- a checker landing where the other left, or going on:
+  the same two moves in either order land on the same points, so they block
+  and hit the same (hits never make blocks).  So the first order (the first
+  die first) meets each position once except a checker from s + second
+  landing on s, which nets the same as that checker playing both dice through
+  s + second - first (met before, from the higher point) when nothing stands
+  there; and the second order only finds a new position with one checker
+  playing both dice through a point that was empty, when the first order's
+  way was blocked or either way hits.
+* Otherwise a roll of two different dice tries both orders, the first die
+  given first, and keys each position reached by one integer, updated move by
+  move: four bits per slot of the mover's side (the change of its count,
+  offset by 8) and one bit per point hit.  In the second order a pair of
+  moves by two different checkers (neither entering nor bearing off) is not
+  looked at again.
 * For doubles it only generates moves in non-increasing order of source point,
   which reaches every distinct result exactly once (see :func:`_doubles`), so
   the results need no comparing; with nobody to enter and no bear-off possible
   the four moves are four nested loops.
-* For two different dice a position reached is keyed by one integer, updated
-  move by move: four bits per slot of the mover's side (the change of its
-  count, offset by 8) and one bit per point hit.
+* The second move's candidates are precomputed rows per die and source (target,
+  key change with and without a hit, both moves); the opponent's side after
+  the hits of a play is looked up by its hit bits in a dictionary filled on
+  demand.
 * Plays are built through the slot descriptors of the frozen dataclasses
   (no ``__init__`` or ``__setattr__`` per object); dice are 1 to 6.
 * Plays are listed in the order the search first reaches their position (for
@@ -42,7 +55,7 @@ backtracking, and identifies plays by the position they produce.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import compress
 from typing import Any
 
@@ -89,6 +102,12 @@ _CAND: list[list[tuple[int, int, tuple[Move, Move]]]] = [
     [(s, _TARGET[d][s], _MOVE[d][s]) for s in range(BAR + 1)] if d else [] for d in range(7)]
 """``_CAND[d][s]``: (source, target, its moves) for the die ``d``."""
 _Cand = tuple[int, int, tuple[Move, Move]]
+_Row = tuple[int, int, int, int, Move, Move]
+_ROW: list[list[_Row]] = [
+    [(s, _TARGET[d][s], _KEY[d][s], _KEY[d][s] + _HIT[_TARGET[d][s]], *_MOVE[d][s])
+     for s in range(BAR + 1)] if d else [] for d in range(7)]
+"""``_ROW[d][s]``: (source, target, key change, the same with a hit, its two moves) for the
+die ``d`` (a hit is never looked up for a bear-off: nobody stands on ``OFF``)."""
 _DICE: list[list[tuple[int, ...]]] = [[(d,) * n for n in range(5)] for d in range(7)]
 """``_DICE[d][n]``: ``n`` times the die ``d`` (shared tuples)."""
 _PAIR: list[list[tuple[int, int]]] = [[(a, b) for b in range(7)] for a in range(7)]
@@ -102,25 +121,24 @@ _set_dice: Any = Play.__dict__["dice"].__set__
 _set_position: Any = Play.__dict__["position"].__set__
 
 
-_Sides = Callable[[int], Side]
+class _AfterHits(dict[int, Side]):
+    """The opponent's side after the hits of a play, by hit bits (bit ``t``: the
+    mover's point ``t``): ``self[0]`` is the side as it is, the others are
+    computed on first use (a subscript, not a call, on the hot path)."""
 
+    __slots__ = ("opposite",)
 
-def _hit_sides(theirs: Side, opposite: Sequence[int]) -> _Sides:
-    """The opponent's side after the hits of a play (bit ``t`` of ``hits``: point ``t``)."""
-    cache: dict[int, Side] = {}
+    opposite: Sequence[int]
 
-    def after_hits(hits: int) -> Side:
-        side = cache.get(hits)
-        if side is None:
-            changed = list(theirs)
-            for t in range(1, BAR):
-                if hits >> t & 1:
-                    changed[opposite[t]] = 0
-                    changed[BAR] += 1
-            side = cache[hits] = tuple(changed)
+    def __missing__(self, hits: int) -> Side:
+        changed = list(self[0])
+        opposite = self.opposite
+        for t in range(1, BAR):
+            if hits >> t & 1:
+                changed[opposite[t]] = 0
+                changed[BAR] += 1
+        side = self[hits] = tuple(changed)
         return side
-
-    return after_hits
 
 
 def _make_play(moves: tuple[Move, ...], dice: tuple[int, ...], white: Side, black: Side) -> Play:
@@ -133,28 +151,141 @@ def _make_play(moves: tuple[Move, ...], dice: tuple[int, ...], white: Side, blac
     return play
 
 
-def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
-              hit_side: _Sides, white: bool) -> tuple[int, list[Play]]:
+def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
+              after_hits: _AfterHits, white: bool) -> list[Play]:
+    """:func:`_two_dice` with nobody to enter and two or more checkers outside
+    the home board, so no bear-off: the plays of both dice, or none.
+
+    No position needs comparing: two moves give the same position only when
+    they cancel out (module docstring), and the duplicates that leaves are
+    skipped by the two rules commented below.
+    """
+    b = list(mine)
+    theirs = after_hits[0]
+    plays: list[Play] = []
+    append = plays.append
+    new = _new
+    set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
+    # First order: ``first`` by the checker on s1, then ``second`` by any.
+    moves1, rows2 = _MOVE[first], _ROW[second]
+    dice2 = _PAIR[first][second]
+    # Second moves from the points above ``second`` whose target is not blocked
+    # (hits never make blocks); ``merged[t]``: with the newly occupied point t.
+    open2 = [rows2[s] for s in occ if s > second and o[s - second] < 2]
+    merged: dict[int, list[_Row]] = {}
+    for s1 in occ:
+        t1 = s1 - first
+        if t1 <= 0:  # no bear-off; the points below are lower still
+            break
+        h1 = o[t1]
+        if h1 >= 2:
+            continue
+        b[s1] -= 1
+        b[t1] += 1
+        hits1 = 0
+        other1 = theirs
+        if h1:
+            o[t1] = 0
+            hits1 = 1 << t1
+            other1 = after_hits[hits1]
+        m1 = moves1[s1][h1]
+        row = open2
+        if t1 > second and not mine[t1] and o[t1 - second] < 2:
+            got = merged.get(t1)
+            if got is None:
+                got = merged[t1] = sorted([*open2, rows2[t1]], reverse=True)
+            row = got
+        # A checker from s1 + second landing on s1 nets the same as that
+        # checker playing both dice through s1 + second - first, met already
+        # (a higher first move) unless that point is blocked or hit (or s1
+        # holds an opposing blot, in a position that lets it).
+        again = s1 + second
+        if again >= BAR or o[again - first] or o[s1]:
+            again = 0
+        for s2, t2, _, _, m2, m2_hit in row:
+            n2 = b[s2]
+            if not n2 or s2 == again:
+                continue
+            other = other1
+            if o[t2]:
+                other = after_hits[hits1 | 1 << t2]
+                m2 = m2_hit
+            b[s2] = n2 - 1
+            b[t2] += 1
+            after = tuple(b)
+            b[s2] = n2
+            b[t2] -= 1
+            pos = new(Position)
+            set_sides(pos, (after, other) if white else (other, after))
+            play = new(Play)
+            set_moves(play, (m1, m2))
+            set_dice(play, dice2)
+            set_position(play, pos)
+            append(play)
+        if h1:
+            o[t1] = 1
+        b[t1] -= 1
+        b[s1] += 1
+    if not plays:
+        return plays
+    # Second order: two checkers, or one going on to a point it could reach
+    # the other way, net what the first order met; only a checker playing
+    # ``second`` then ``first`` through a point x - second that was empty and
+    # is not blocked, when x - first was blocked or either point hits, is new.
+    moves1, moves2 = _MOVE[second], _MOVE[first]
+    dice2 = _PAIR[second][first]
+    for x in occ:
+        y = x - second
+        z = y - first
+        if z <= 0:
+            break
+        hy = o[y]
+        if mine[y] or hy >= 2:
+            continue
+        hz = o[z]
+        if hz >= 2 or (not hy and not o[x - first]):
+            continue
+        b[x] -= 1
+        b[z] += 1
+        after = tuple(b)
+        b[x] += 1
+        b[z] -= 1
+        other = after_hits[(hy and 1 << y) | (hz and 1 << z)]
+        pos = new(Position)
+        set_sides(pos, (after, other) if white else (other, after))
+        play = new(Play)
+        set_moves(play, (moves1[x][hy], moves2[y][hz]))
+        set_dice(play, dice2)
+        set_position(play, pos)
+        append(play)
+    return plays
+
+
+def _two_dice(mine: Side, o: list[int], first: int, second: int,
+              after_hits: _AfterHits, white: bool) -> tuple[int, list[Play]]:
     """Both orders of two different dice: (most dice used, the plays using that many)."""
     b = list(mine)
+    theirs = after_hits[0]
     outside = sum(mine[7:])
     occ = list(compress(_DESC, mine[24:0:-1]))
     found: dict[int, Play] = {}
-    hit_key = _HIT
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
     src1: Sequence[int] = (BAR,) if mine[BAR] else occ
     for second_pass in (False, True):
         d1, d2 = (second, first) if second_pass else (first, second)
         key1s, moves1 = _KEY[d1], _MOVE[d1]
-        key2s, moves2 = _KEY[d2], _MOVE[d2]
+        key2s, moves2, rows2 = _KEY[d2], _MOVE[d2], _ROW[d2]
         dice2 = _PAIR[d1][d2]
-        # Sources for the second die whose target is not blocked (hits never
-        # make blocks), when first needed; ``merged[t]``: with the newly
+        # The second move with nobody to enter and no bear-off possible: from
+        # the occupied points above ``d2`` whose target is not blocked (hits
+        # never make blocks), when first needed; ``merged[t]``: with the newly
         # occupied point t too.
-        open2: list[int] | None = None
-        bar2: Sequence[int] = (BAR,) if o[BAR - d2] < 2 else ()
-        merged: dict[int, list[int]] = {}
+        open2: list[_Row] | None = None
+        merged: dict[int, list[_Row]] = {}
+        # The same once every checker is home: exact bear-offs too.
+        home2: list[_Row] | None = None
+        merged_home: dict[int, list[_Row]] = {}
         for s1 in src1:
             t1 = s1 - d1
             h1 = 0
@@ -174,9 +305,9 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
                         continue
                     key = _BASE + key1s[s1] + key2s[t1]
                     if h1:
-                        key += hit_key[t1]
+                        key += _HIT[t1]
                     if h2:
-                        key += hit_key[t2]
+                        key += _HIT[t2]
                     if key in found:
                         continue
                     b[s1] -= 1
@@ -184,7 +315,7 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
                     after = tuple(b)
                     b[s1] += 1
                     b[t2] -= 1
-                    other = hit_side(key >> _HIT_SHIFT) if h1 or h2 else theirs
+                    other = after_hits[key >> _HIT_SHIFT]
                     pos = new(Position)
                     set_sides(pos, (after, other) if white else (other, after))
                     play = new(Play)
@@ -208,55 +339,49 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
             other1 = theirs
             if h1:
                 o[t1] = 0
-                k1 += hit_key[t1]
-                other1 = hit_side(1 << t1)
+                k1 += _HIT[t1]
+                other1 = after_hits[1 << t1]
             m1 = moves1[s1][h1]
-            if b[BAR]:
-                src2: Sequence[int] = bar2
-            elif second_pass and s1 != BAR and t1:
-                # This move brought the last checker home: bear-offs may follow.
-                src2 = sorted({*occ, t1}, reverse=True)
-            else:
+            if b[BAR]:  # another checker to enter
+                row = [rows2[BAR]] if o[BAR - d2] < 2 else []
+            elif outside:
                 if open2 is None:
-                    open2 = [s for s in occ if s <= d2 or o[s - d2] < 2]
-                if t1 and not mine[t1]:
+                    open2 = [rows2[s] for s in occ if s > d2 and o[s - d2] < 2]
+                row = open2
+                if t1 > d2 and not mine[t1] and o[t1 - d2] < 2:
                     got = merged.get(t1)
                     if got is None:
-                        if t1 <= d2 or o[t1 - d2] < 2:
-                            got = sorted([*open2, t1], reverse=True)
-                        else:
-                            got = open2
-                        merged[t1] = got
-                    src2 = got
+                        got = merged[t1] = sorted([*open2, rows2[t1]], reverse=True)
+                    row = got
+            else:
+                # Every checker home: bear-offs may follow, exact ones, or with
+                # a larger die from the highest point only -- when every
+                # checker is below the die, that one move is all there is.
+                high = occ[0] if b[occ[0]] else max(t1, occ[1] if len(occ) > 1 else OFF)
+                if high < d2:
+                    row = [rows2[high]] if high else []
                 else:
-                    src2 = open2
-            for s2 in src2:
+                    if home2 is None:
+                        home2 = [rows2[s] for s in occ
+                                 if (s > d2 and o[s - d2] < 2) or s == d2]
+                    row = home2
+                    if t1 >= d2 and not mine[t1] and (t1 == d2 or o[t1 - d2] < 2):
+                        got = merged_home.get(t1)
+                        if got is None:
+                            got = merged_home[t1] = sorted([*home2, rows2[t1]], reverse=True)
+                        row = got
+            for s2, t2, k2, k2_hit, m2, m2_hit in row:
                 n2 = b[s2]
-                if not n2:
+                if not n2:  # the first move took the last checker from s2
                     continue
-                t2 = s2 - d2
-                if t2 > 0:
-                    h2 = o[t2]
-                    if h2:
-                        if h2 >= 2:
-                            continue
-                        key = k1 + key2s[s2] + hit_key[t2]
-                        if key in found:
-                            continue
-                        other = hit_side(key >> _HIT_SHIFT)
-                    else:
-                        key = k1 + key2s[s2]
-                        if key in found:
-                            continue
-                        other = other1
+                if o[t2]:
+                    key = k1 + k2_hit
+                    if key in found:
+                        continue
+                    other = after_hits[key >> _HIT_SHIFT]
+                    m2 = m2_hit
                 else:
-                    if outside:
-                        continue
-                    if t2 < 0 and any(b[s2 + 1 : 7]):  # a larger die: the highest point only
-                        continue
-                    t2 = OFF
-                    h2 = 0
-                    key = k1 + key2s[s2]
+                    key = k1 + k2
                     if key in found:
                         continue
                     other = other1
@@ -268,7 +393,7 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
                 pos = new(Position)
                 set_sides(pos, (after, other) if white else (other, after))
                 play = new(Play)
-                set_moves(play, (m1, moves2[s2][h2]))
+                set_moves(play, (m1, m2))
                 set_dice(play, dice2)
                 set_position(play, pos)
                 found[key] = play
@@ -299,19 +424,18 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int, theirs: Side,
                 t1 = OFF
             k1 = _BASE + key1s[s1]
             if h1:
-                k1 += hit_key[t1]
+                k1 += _HIT[t1]
             if k1 not in found:
                 b[s1] -= 1
                 b[t1] += 1
-                other = hit_side(1 << t1) if h1 else theirs
                 found[k1] = _make_play((moves1[s1][h1],), _DICE[d1][1],
-                                       *_sides(white, tuple(b), other))
+                                       *_sides(white, tuple(b), after_hits[k1 >> _HIT_SHIFT]))
                 b[t1] -= 1
                 b[s1] += 1
     return (1, list(found.values())) if found else (0, [])
 
 
-def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
+def _doubles(mine: Side, o: list[int], d: int, after_hits: _AfterHits,
              white: bool) -> tuple[int, list[Play]]:
     """Four times the die ``d``: (most dice used, the plays using that many).
 
@@ -322,6 +446,7 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
     need comparing.
     """
     b = list(mine)
+    theirs = after_hits[0]
     outside = sum(mine[7:])
     moves, cands = _MOVE[d], _CAND[d]
     k = 0  # checkers to enter first
@@ -349,7 +474,7 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
         cand = [cands[p] for p in _DESC[: 24 - d] if reach[p] and o[p - d] < 2]
         bar = [cands[BAR]]
         c1, c2, c3, c4 = [bar] * k + [cand] * (4 - k)
-        return _doubles_free(b, o, d, c1, c2, c3, c4, theirs, hit_side, white)
+        return _doubles_free(b, o, d, c1, c2, c3, c4, after_hits, white)
     done: tuple[Move, ...] = ()
     hits = 0
     if k:  # at most three here: four on the bar are four checkers outside
@@ -372,7 +497,7 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
 
     def search(k: int, start: int, done: tuple[Move, ...], hits: int, outside: int) -> None:
         if k == 3:
-            other = hit_side(hits) if hits else theirs
+            other = after_hits[hits] if hits else theirs
             for s, t, mv in cand[start:]:
                 n = b[s]
                 if not n:
@@ -390,7 +515,7 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
                 pos = new(Position)
                 play = new(Play)
                 if o[t] == 1:  # (o[OFF] is 0)
-                    hit_other = hit_side(hits | 1 << t)
+                    hit_other = after_hits[hits | 1 << t]
                     set_sides(pos, (after, hit_other) if white else (hit_other, after))
                     set_moves(play, (*done, mv[1]))
                 else:
@@ -433,26 +558,26 @@ def _doubles(mine: Side, o: list[int], d: int, theirs: Side, hit_side: _Sides,
     search(k, 0, done, hits, outside)
     if plays:
         return 4, plays
-    return _partial(d, partial, theirs, hit_side, white)
+    return _partial(d, partial, after_hits, white)
 
 
 def _sides(white: bool, mine: Side, theirs: Side) -> tuple[Side, Side]:
     return (mine, theirs) if white else (theirs, mine)
 
 
-def _partial(d: int, partial: list[tuple[int, tuple[Move, ...], Side, int]], theirs: Side,
-             hit_side: _Sides, white: bool) -> tuple[int, list[Play]]:
+def _partial(d: int, partial: list[tuple[int, tuple[Move, ...], Side, int]],
+             after_hits: _AfterHits, white: bool) -> tuple[int, list[Play]]:
     """The plays of doubles that cannot all be played: the longest ones."""
     best = max((r[0] for r in partial), default=0)
     if best <= 0:
         return 0, []
     dice = _DICE[d][best]
-    return best, [_make_play(done, dice, *_sides(white, after, hit_side(hits) if hits else theirs))
+    return best, [_make_play(done, dice, *_sides(white, after, after_hits[hits]))
                   for used, done, after, hits in partial if used == best]
 
 
 def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[_Cand],
-                  c3: list[_Cand], c4: list[_Cand], theirs: Side, hit_side: _Sides,
+                  c3: list[_Cand], c4: list[_Cand], after_hits: _AfterHits,
                   white: bool) -> tuple[int, list[Play]]:
     """:func:`_doubles` when no bear-off can come: four nested loops.
 
@@ -462,6 +587,7 @@ def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[
     index of the previous one (non-increasing sources; the bar's index is 0).
     """
     n1, n2, n3 = len(c1), len(c2), len(c3)
+    theirs = after_hits[0]
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
     dice = _DICE[d][4]
@@ -508,7 +634,7 @@ def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[
                     o[t3] = 0
                     hits3 |= 1 << t3
                 m3 = mv3[h3]
-                other = hit_side(hits3) if hits3 else theirs
+                other = after_hits[hits3] if hits3 else theirs
                 for s4, t4, mv4 in c4[i3:]:
                     n4 = b[s4]
                     if not n4:
@@ -521,7 +647,7 @@ def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[
                     pos = new(Position)
                     play = new(Play)
                     if o[t4]:
-                        hit_other = hit_side(hits3 | 1 << t4)
+                        hit_other = after_hits[hits3 | 1 << t4]
                         set_sides(pos, (after, hit_other) if white else (hit_other, after))
                         set_moves(play, (m1, m2, m3, mv4[1]))
                     else:
@@ -550,7 +676,7 @@ def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[
         b[s1] += 1
     if plays:
         return 4, plays
-    return _partial(d, partial, theirs, hit_side, white)
+    return _partial(d, partial, after_hits, white)
 
 
 def legal_plays(position: Position, player: Player, first: int, second: int,
@@ -570,12 +696,20 @@ def legal_plays(position: Position, player: Player, first: int, second: int,
         opp_at = [0] * 25
         for i in range(1, 25):
             opp_at[i] = theirs[opposite[i]]
-    hit_side = _hit_sides(theirs, opposite)
-    white = player == Player.WHITE
+    after_hits = _AfterHits()
+    after_hits[0] = theirs
+    after_hits.opposite = opposite
+    white = not player  # Player.WHITE is 0
     if first == second:
-        best, plays = _doubles(mine, opp_at, first, theirs, hit_side, white)
+        best, plays = _doubles(mine, opp_at, first, after_hits, white)
     else:
-        best, plays = _two_dice(mine, opp_at, first, second, theirs, hit_side, white)
+        plays = []
+        if not mine[BAR] and sum(mine[7:]) >= 2:
+            plays = _two_free(mine, opp_at, list(compress(_DESC, mine[24:0:-1])), first, second,
+                              after_hits, white)
+        if plays:
+            return plays
+        best, plays = _two_dice(mine, opp_at, first, second, after_hits, white)
     if best <= 0:
         return [Play((), (), position)]
     if best == 1:

@@ -66,12 +66,16 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
         from bot.discord_app import run_discord
+        from bot.runtime import tune_gc
 
+        tune_gc()
         return run_discord(config)
     if getattr(args, "db", None):
         config = with_database(config, args.db)
     from bot.console import run_console
+    from bot.runtime import tune_gc
 
+    tune_gc()
     return run_console(config, script=getattr(args, "script", None),
                        boards=getattr(args, "boards", None))
 

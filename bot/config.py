@@ -113,8 +113,12 @@ class RenderConfig:
     """Board theme: 'default' (colour-blind safe) or another theme name."""
     board_dir: str = "boards"
     """Console mode writes every board PNG into this folder."""
+    workers: int = 2
+    """Processes that render board PNGs for Discord (0: a thread of the bot process)."""
 
     def check(self) -> None:
+        if not 0 <= self.workers <= 32:
+            raise ConfigError(f"render.workers must be from 0 to 32 (not {self.workers})")
         from render.theme import theme_names
 
         names = theme_names()

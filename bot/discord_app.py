@@ -33,6 +33,7 @@ from discord.ext import commands
 from bot.buttons import GameButton
 from bot.config import Config
 from bot.discord_reply import NotInGuild, Presenter
+from bot.renderer import Renderer
 from bot.repository import Storage
 from bot.service import GameService
 
@@ -127,7 +128,9 @@ class BackgammonBot(commands.AutoShardedBot):
         self._service = service
         self._storage = storage if service is None else service.storage
         self._owns_storage = service is None
-        self.presenter = Presenter(config.render.theme)
+        self.presenter = Presenter(
+            config.render.theme,
+            renderer=Renderer(config.render.theme, workers=config.render.workers))
         if sync_state is None and config.storage.database != ":memory:":
             db = Path(config.storage.database)
             sync_state = db.with_name(db.name + ".commands.sha256")
@@ -154,6 +157,7 @@ class BackgammonBot(commands.AutoShardedBot):
             if runner is not None:
                 await runner.start()
             self._service = GameService(self._storage, self.config, ai=runner)
+        await self.presenter.renderer.start()  # the first boards need not wait for workers
         if self._service.ai is not None and self.user is not None:
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
@@ -166,6 +170,7 @@ class BackgammonBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
+            self.presenter.renderer.close()
             if self._owns_storage and self._storage is not None and self._service is not None:
                 if self._service.ai is not None:
                     self._service.ai.close()

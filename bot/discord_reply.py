@@ -11,7 +11,8 @@ The cogs and the buttons call the service, then hand the reply to a
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before
-  rendering; PNG rendering runs in a worker thread, never on the event loop.
+  rendering; PNG rendering runs in worker processes (bot/renderer.py), never on
+  the event loop.
 
 Nothing here knows the rules of backgammon: the reply says what to show.
 """
@@ -27,9 +28,9 @@ from typing import Any
 import discord
 
 from bot.buttons import build_view
+from bot.renderer import Renderer
 from bot.replies import Board, Reply
 from bot.service import Actor, Place
-from render import render_png
 
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096
@@ -93,17 +94,19 @@ class Outgoing:
 class Presenter:
     """Renders replies and answers interactions (one per bot)."""
 
-    def __init__(self, theme: str = "default", *, defer_after: float = 2.0) -> None:
+    def __init__(self, theme: str = "default", *, defer_after: float = 2.0,
+                 renderer: Renderer | None = None) -> None:
         self.theme = theme
+        self.renderer = renderer or Renderer(theme, workers=0)
+        """Draws the boards: worker processes in the bot (bot/renderer.py)."""
         self.defer_after = defer_after
         """Seconds a service call may take before the interaction is deferred."""
 
     # ------------------------------------------------------------- building
 
     async def render(self, boards: Sequence[Board]) -> list[bytes]:
-        """PNG bytes of each board, rendered in worker threads."""
-        return list(await asyncio.gather(*(
-            asyncio.to_thread(render_png, b.view, theme=self.theme) for b in boards)))
+        """PNG bytes of each board, rendered off the event loop."""
+        return await self.renderer.pngs([b.view for b in boards])
 
     async def build(self, reply: Reply, *, code_block: bool = False) -> Outgoing:
         """The public message for an ``ok`` reply."""

@@ -50,6 +50,7 @@ def test_values_are_typed() -> None:
         ("[timeouts]\nreminder_minutes = -1\n", "timeouts.reminder_minutes"),
         ("[storage]\ndatabase = ''\n", "storage.database"),
         ("[render]\ntheme = 'neon'\n", "render.theme must be one of: "),
+        ("[render]\nworkers = -1\n", "render.workers must be from 0 to 32"),
         ("[ai]\ndefault_level = 'god'\n", "ai.default_level must be one of"),
         ("discord = 3\n", "[discord] must be a table"),
         ("this is = not toml = at all", "not valid TOML"),

@@ -1,0 +1,63 @@
+"""The Discord adapter's board renderer: worker processes, and what happens when one dies."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from bot.renderer import Renderer
+from render import render_png
+from render.gallery import examples
+
+VIEWS = examples()
+
+
+async def test_worker_processes_draw_the_same_png_as_the_bot_process() -> None:
+    renderer = Renderer("default", workers=2)
+    try:
+        await renderer.start()
+        views = [VIEWS["opening"], VIEWS["bear-off"], VIEWS["chouette"]]
+        pngs = await renderer.pngs(views)
+        assert renderer._pool is not None and len(renderer._pool._processes) == 2
+    finally:
+        renderer.close()
+    assert pngs == [render_png(v) for v in views]
+    assert all(p.startswith(b"\x89PNG\r\n\x1a\n") for p in pngs)
+
+
+async def test_a_theme_is_passed_to_the_workers() -> None:
+    renderer = Renderer("classic", workers=1)
+    try:
+        png = await renderer.png(VIEWS["middle-game"])
+    finally:
+        renderer.close()
+    assert png == render_png(VIEWS["middle-game"], theme="classic")
+    assert png != render_png(VIEWS["middle-game"])
+
+
+async def test_without_workers_boards_are_drawn_in_a_thread() -> None:
+    renderer = Renderer(workers=0)
+    assert await renderer.png(VIEWS["game-over"]) == render_png(VIEWS["game-over"])
+    assert renderer._pool is None
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+async def test_a_killed_worker_costs_no_picture_and_is_replaced() -> None:
+    renderer = Renderer(workers=1)
+    try:
+        await renderer.start()
+        pool = renderer._pool
+        assert pool is not None
+        for pid in list(pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        # The board being drawn when the pool breaks is drawn in a thread instead...
+        png = await renderer.png(VIEWS["opening"])
+        assert png == render_png(VIEWS["opening"])
+        # ...and the next boards go to a new worker.
+        png = await renderer.png(VIEWS["bear-off"])
+        assert renderer._pool is not None and renderer._pool is not pool
+        assert png == render_png(VIEWS["bear-off"])
+    finally:
+        renderer.close()

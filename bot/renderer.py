@@ -20,6 +20,7 @@ import asyncio
 import functools
 import logging
 import multiprocessing
+import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,8 +31,22 @@ from render.view import BoardView
 log = logging.getLogger(__name__)
 
 
+WORKER_NICENESS = 5
+"""Render workers yield the CPU to the bot process: its event loop answers every
+game (and Discord's heartbeats), so it goes first when both want a core."""
+
+
+def _start_worker(theme: str) -> None:
+    """In each worker at start: lower its priority, then warm up."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # no nice() here: same priority, still correct
+        pass
+    _warm(theme)
+
+
 def _warm(theme: str) -> None:
-    """In each worker at start: load the fonts, sprites and palettes once."""
+    """Load the fonts, sprites and palettes once."""
     from render.gallery import examples
 
     for view in examples().values():
@@ -52,7 +67,7 @@ class Renderer:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm, initargs=(self.theme,))
+                initializer=_start_worker, initargs=(self.theme,))
         return self._pool
 
     async def start(self) -> None:

@@ -31,6 +31,7 @@ Points in a :class:`TypedMove` use the engine's indices: ``25`` is the bar,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -269,4 +270,12 @@ def format_moves(moves: Iterable[Move],
 
 def format_play(play: Play) -> str:
     """Canonical GNU Backgammon text of ``play`` ("" when it has no move)."""
-    return format_moves(play.moves)
+    return _format_standard(play.moves)
+
+
+@lru_cache(maxsize=1 << 15)
+def _format_standard(moves: tuple[Move, ...]) -> str:
+    """:func:`format_moves` with the standard point names, remembered: the host
+    writes the same legal plays again and again (autocomplete sorts them all by
+    their text, the typed move is matched against them, the reply names it)."""
+    return format_moves(moves)

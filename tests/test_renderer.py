@@ -61,3 +61,17 @@ async def test_a_killed_worker_costs_no_picture_and_is_replaced() -> None:
         assert png == render_png(VIEWS["bear-off"])
     finally:
         renderer.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="needs os.nice")
+async def test_workers_run_at_a_lower_priority_than_the_bot() -> None:
+    from bot.renderer import WORKER_NICENESS
+
+    renderer = Renderer(workers=1)
+    try:
+        await renderer.start()
+        assert renderer._pool is not None
+        (pid,) = renderer._pool._processes
+        assert os.getpriority(os.PRIO_PROCESS, pid) == os.nice(0) + WORKER_NICENESS
+    finally:
+        renderer.close()

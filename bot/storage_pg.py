@@ -2,8 +2,10 @@
 
 Several bot processes open one PostgreSQL database; each keeps a small pool
 of connections.  The SQL is *shared* with :mod:`bot.storage`:
-:class:`PostgresTransaction` is :class:`~bot.storage.SqliteTransaction` bound
-to :class:`PgDatabase`, a small aiosqlite-like facade over an asyncpg
+:class:`PostgresTransaction` is :class:`~bot.storage.SqliteTransaction` with
+its five statement primitives run at once (SQLite defers the writes to batch
+them into fewer trips to its thread; asyncpg has no mixed batches) on
+:class:`PgDatabase`, a small aiosqlite-like facade over an asyncpg
 connection that rewrites the SQLite text for PostgreSQL:
 
 * ``?`` and ``:name`` parameters become ``$1, $2, ...``; Python booleans are

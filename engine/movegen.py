@@ -40,8 +40,11 @@ backtracking, and identifies plays by the position they produce.
   looked at again.
 * For doubles it only generates moves in non-increasing order of source point,
   which reaches every distinct result exactly once (see :func:`_doubles`), so
-  the results need no comparing; with nobody to enter and no bear-off possible
-  the four moves are four nested loops.
+  the results need no comparing; with no bear-off possible the four moves are
+  four nested loops that look only for plays of all four dice (a recursive
+  search, which checks for bear-offs, finds the longest plays otherwise).
+  The points a checker may move from are a bit mask: occupied, or reachable
+  by one to three steps of the die.
 * The second move's candidates are precomputed rows per die and source (target,
   key change with and without a hit, both moves); the opponent's side after
   the hits of a play is looked up by its hit bits in a dictionary filled on
@@ -55,6 +58,7 @@ backtracking, and identifies plays by the position they produce.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import compress
 from typing import Any
@@ -110,6 +114,9 @@ _ROW: list[list[_Row]] = [
 die ``d`` (a hit is never looked up for a bear-off: nobody stands on ``OFF``)."""
 _DICE: list[list[tuple[int, ...]]] = [[(d,) * n for n in range(5)] for d in range(7)]
 """``_DICE[d][n]``: ``n`` times the die ``d`` (shared tuples)."""
+_BITS = [1 << p for p in range(BAR + 1)]
+_ABOVE = [tuple(range(24, d, -1)) for d in range(7)]
+"""``_ABOVE[d]``: the points 24..d+1, those that move ``d`` without bearing off."""
 _PAIR: list[list[tuple[int, int]]] = [[(a, b) for b in range(7)] for a in range(7)]
 
 # Fast construction of the frozen slotted dataclasses: the slot descriptors set
@@ -151,6 +158,16 @@ def _make_play(moves: tuple[Move, ...], dice: tuple[int, ...], white: Side, blac
     return play
 
 
+def _open_rows(rows: list[_Row], occ: list[int], o: list[int], d: int) -> list[_Row]:
+    """``rows[s]`` for the points ``s`` of ``occ`` above ``d`` whose target is not blocked."""
+    return [rows[s] for s in occ if s > d and o[s - d] < 2]
+
+
+def _home_rows(rows: list[_Row], occ: list[int], o: list[int], d: int) -> list[_Row]:
+    """:func:`_open_rows` and ``rows[d]`` if ``d`` is occupied: with every checker home."""
+    return [rows[s] for s in occ if (s > d and o[s - d] < 2) or s == d]
+
+
 def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
               after_hits: _AfterHits, white: bool) -> list[Play]:
     """:func:`_two_dice` with nobody to enter and two or more checkers outside
@@ -170,9 +187,10 @@ def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
     moves1, rows2 = _MOVE[first], _ROW[second]
     dice2 = _PAIR[first][second]
     # Second moves from the points above ``second`` whose target is not blocked
-    # (hits never make blocks); ``merged[t]``: with the newly occupied point t.
-    open2 = [rows2[s] for s in occ if s > second and o[s - second] < 2]
-    merged: dict[int, list[_Row]] = {}
+    # (hits never make blocks), highest first; ``below[j]``: minus the source of
+    # ``open2[j]`` (ascending), where a newly occupied point goes in.
+    open2 = _open_rows(rows2, occ, o, second)
+    below = [-entry[0] for entry in open2]
     for s1 in occ:
         t1 = s1 - first
         if t1 <= 0:  # no bear-off; the points below are lower still
@@ -180,8 +198,10 @@ def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
         h1 = o[t1]
         if h1 >= 2:
             continue
-        b[s1] -= 1
-        b[t1] += 1
+        n1 = b[s1]
+        u1 = b[t1]
+        b[s1] = n1 - 1
+        b[t1] = u1 + 1
         hits1 = 0
         other1 = theirs
         if h1:
@@ -191,10 +211,8 @@ def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
         m1 = moves1[s1][h1]
         row = open2
         if t1 > second and not mine[t1] and o[t1 - second] < 2:
-            got = merged.get(t1)
-            if got is None:
-                got = merged[t1] = sorted([*open2, rows2[t1]], reverse=True)
-            row = got
+            row = open2.copy()
+            row.insert(bisect_left(below, -t1), rows2[t1])
         # A checker from s1 + second landing on s1 nets the same as that
         # checker playing both dice through s1 + second - first, met already
         # (a higher first move) unless that point is blocked or hit (or s1
@@ -210,11 +228,12 @@ def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
             if o[t2]:
                 other = after_hits[hits1 | 1 << t2]
                 m2 = m2_hit
+            u2 = b[t2]
             b[s2] = n2 - 1
-            b[t2] += 1
+            b[t2] = u2 + 1
             after = tuple(b)
             b[s2] = n2
-            b[t2] -= 1
+            b[t2] = u2
             pos = new(Position)
             set_sides(pos, (after, other) if white else (other, after))
             play = new(Play)
@@ -224,8 +243,8 @@ def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
             append(play)
         if h1:
             o[t1] = 1
-        b[t1] -= 1
-        b[s1] += 1
+        b[t1] = u1
+        b[s1] = n1
     if not plays:
         return plays
     # Second order: two checkers, or one going on to a point it could reach
@@ -346,7 +365,7 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int,
                 row = [rows2[BAR]] if o[BAR - d2] < 2 else []
             elif outside:
                 if open2 is None:
-                    open2 = [rows2[s] for s in occ if s > d2 and o[s - d2] < 2]
+                    open2 = _open_rows(rows2, occ, o, d2)
                 row = open2
                 if t1 > d2 and not mine[t1] and o[t1 - d2] < 2:
                     got = merged.get(t1)
@@ -362,8 +381,7 @@ def _two_dice(mine: Side, o: list[int], first: int, second: int,
                     row = [rows2[high]] if high else []
                 else:
                     if home2 is None:
-                        home2 = [rows2[s] for s in occ
-                                 if (s > d2 and o[s - d2] < 2) or s == d2]
+                        home2 = _home_rows(rows2, occ, o, d2)
                     row = home2
                     if t1 >= d2 and not mine[t1] and (t1 == d2 or o[t1 - d2] < 2):
                         got = merged_home.get(t1)
@@ -445,39 +463,164 @@ def _doubles(mine: Side, o: list[int], d: int, after_hits: _AfterHits,
     sources, which determines ``m`` from the top down), so no two results
     need comparing.
     """
-    b = list(mine)
-    theirs = after_hits[0]
-    outside = sum(mine[7:])
-    moves, cands = _MOVE[d], _CAND[d]
     k = 0  # checkers to enter first
-    entering = b[BAR]
+    entering = mine[BAR]
     if entering:
         if o[BAR - d] >= 2:
             return 0, []
         k = min(entering, 4)
-    # Points a checker can move from: occupied (or entered on) now or reachable
-    # by d, 2d, 3d, and whose target is not blocked (checked once: hits never
-    # make blocks).
-    reach = [False] * BAR
-    starts = list(compress(_DESC, b[24:0:-1]))
-    if k:
-        starts.append(BAR - d)
-    for p in starts:
-        for _ in range(4 - k):
-            reach[p] = True
-            p -= d
-            if p <= 0:
-                break
-    if outside >= 4 - k:
+    if sum(mine[7:]) >= 4 - k:
         # No bear-off can come (the checkers outside, on the bar included,
         # outnumber the moves after the entries).
-        cand = [cands[p] for p in _DESC[: 24 - d] if reach[p] and o[p - d] < 2]
-        bar = [cands[BAR]]
-        c1, c2, c3, c4 = [bar] * k + [cand] * (4 - k)
-        return _doubles_free(b, o, d, c1, c2, c3, c4, after_hits, white)
+        plays = _doubles_free(mine, o, d, k, after_hits, white)
+        if plays:
+            return 4, plays
+        # Fewer than four dice can be played: the search below finds how many.
+    return _doubles_search(mine, o, d, k, after_hits, white)
+
+
+def _reach(mine: Side, d: int, k: int) -> int:
+    """Bit ``p`` set for the points a checker may move from with the die ``d``
+    after ``k`` entries: occupied (or entered on) now, or reachable by d, 2d, 3d
+    in the moves that remain before the last one."""
+    reach = sum(map(_BITS.__getitem__, compress(_DESC, mine[24:0:-1])))
+    if k:
+        reach |= 1 << (BAR - d)
+    for _ in range(3 - k):
+        reach |= reach >> d
+    return reach
+
+
+def _free_cands(cands: list[_Cand], reach: int, o: list[int], d: int) -> list[_Cand]:
+    """``cands[p]`` for the points of ``reach`` above ``d`` whose target is not blocked."""
+    return [cands[p] for p in _ABOVE[d] if reach >> p & 1 and o[p - d] < 2]
+
+
+def _tails(c: list[_Cand]) -> list[list[_Cand]]:
+    """``c[i:]`` for every index ``i`` of ``c``, sliced once instead of once per use."""
+    return [c[i:] for i in range(len(c))]
+
+
+def _doubles_free(mine: Side, o: list[int], d: int, k: int, after_hits: _AfterHits,
+                  white: bool) -> list[Play]:
+    """:func:`_doubles` when no bear-off can come: the plays of all four dice
+    (none if fewer can be played) by four nested loops.
+
+    ``c1`` .. ``c4``: for each of the four moves, (source, target, its moves)
+    of the points it may be made from (targets not blocked -- checked once:
+    hits never make blocks), highest first: the bar alone for a checker that
+    must enter.  A move starts from the index of the previous one
+    (non-increasing sources; the bar's index is 0); ``tails[i]`` is the 4th
+    move's list from index ``i`` on.  Each move saves the two counts it
+    changes (``n``: its source, ``u``: its target) to restore them.
+    """
+    cands = _CAND[d]
+    reach = _reach(mine, d, k)
+    cand = _free_cands(cands, reach, o, d)
+    if not cand and k < 4:
+        return []
+    c1, c2, c3, c4 = [[cands[BAR]]] * k + [cand] * (4 - k)
+    tails = _tails(c4)
+    len1, len2, len3 = len(c1), len(c2), len(c3)
+    b = list(mine)
+    theirs = after_hits[0]
+    new = _new
+    set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
+    dice = _DICE[d][4]
+    plays: list[Play] = []
+    append = plays.append
+    for i1 in range(len1):
+        s1, t1, mv1 = c1[i1]
+        n1 = b[s1]
+        if not n1:
+            continue
+        h1 = o[t1]
+        u1 = b[t1]
+        b[s1] = n1 - 1
+        b[t1] = u1 + 1
+        hits1 = 0
+        if h1:
+            o[t1] = 0
+            hits1 = 1 << t1
+        m1 = mv1[h1]
+        for i2 in range(i1, len2):
+            s2, t2, mv2 = c2[i2]
+            n2 = b[s2]
+            if not n2:
+                continue
+            h2 = o[t2]
+            u2 = b[t2]
+            b[s2] = n2 - 1
+            b[t2] = u2 + 1
+            hits2 = hits1
+            if h2:
+                o[t2] = 0
+                hits2 |= 1 << t2
+            m2 = mv2[h2]
+            for i3 in range(i2, len3):
+                s3, t3, mv3 = c3[i3]
+                n3 = b[s3]
+                if not n3:
+                    continue
+                h3 = o[t3]
+                u3 = b[t3]
+                b[s3] = n3 - 1
+                b[t3] = u3 + 1
+                hits3 = hits2
+                if h3:
+                    o[t3] = 0
+                    hits3 |= 1 << t3
+                m3 = mv3[h3]
+                other = after_hits[hits3] if hits3 else theirs
+                for s4, t4, mv4 in tails[i3]:
+                    n4 = b[s4]
+                    if not n4:
+                        continue
+                    u4 = b[t4]
+                    b[s4] = n4 - 1
+                    b[t4] = u4 + 1
+                    after = tuple(b)
+                    b[s4] = n4
+                    b[t4] = u4
+                    pos = new(Position)
+                    play = new(Play)
+                    if o[t4]:
+                        hit_other = after_hits[hits3 | 1 << t4]
+                        set_sides(pos, (after, hit_other) if white else (hit_other, after))
+                        set_moves(play, (m1, m2, m3, mv4[1]))
+                    else:
+                        set_sides(pos, (after, other) if white else (other, after))
+                        set_moves(play, (m1, m2, m3, mv4[0]))
+                    set_dice(play, dice)
+                    set_position(play, pos)
+                    append(play)
+                if h3:
+                    o[t3] = 1
+                b[t3] = u3
+                b[s3] = n3
+            if h2:
+                o[t2] = 1
+            b[t2] = u2
+            b[s2] = n2
+        if h1:
+            o[t1] = 1
+        b[t1] = u1
+        b[s1] = n1
+    return plays
+
+
+def _doubles_search(mine: Side, o: list[int], d: int, k: int, after_hits: _AfterHits,
+                    white: bool) -> tuple[int, list[Play]]:
+    """:func:`_doubles` when a bear-off may come, or fewer than four dice can be
+    played: a recursive search that checks for both."""
+    b = list(mine)
+    theirs = after_hits[0]
+    outside = sum(mine[7:])
+    moves, cands = _MOVE[d], _CAND[d]
+    reach = _reach(mine, d, k)
     done: tuple[Move, ...] = ()
     hits = 0
-    if k:  # at most three here: four on the bar are four checkers outside
+    if k:  # the entries (four would be four checkers outside: not here with a play)
         t = BAR - d
         hit = o[t] == 1
         done = (moves[BAR][hit],) + (moves[BAR][False],) * (k - 1)
@@ -486,8 +629,7 @@ def _doubles(mine: Side, o: list[int], d: int, after_hits: _AfterHits,
         if hit:
             o[t] = 0
             hits = 1 << t
-    # A bear-off may come: a recursive search that checks for it.
-    cand = [cands[p] for p in _DESC if reach[p] and (p <= d or o[p - d] < 2)]
+    cand = [cands[p] for p in _DESC if reach >> p & 1 and (p <= d or o[p - d] < 2)]
     plays: list[Play] = []  # the plays of all four dice
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
@@ -574,109 +716,6 @@ def _partial(d: int, partial: list[tuple[int, tuple[Move, ...], Side, int]],
     dice = _DICE[d][best]
     return best, [_make_play(done, dice, *_sides(white, after, after_hits[hits]))
                   for used, done, after, hits in partial if used == best]
-
-
-def _doubles_free(b: list[int], o: list[int], d: int, c1: list[_Cand], c2: list[_Cand],
-                  c3: list[_Cand], c4: list[_Cand], after_hits: _AfterHits,
-                  white: bool) -> tuple[int, list[Play]]:
-    """:func:`_doubles` when no bear-off can come: four nested loops.
-
-    ``c1`` .. ``c4``: for each of the four moves, (source, target, its moves)
-    of the points it may be made from (targets not blocked), highest first:
-    the bar alone for a checker that must enter.  A move starts from the
-    index of the previous one (non-increasing sources; the bar's index is 0).
-    """
-    n1, n2, n3 = len(c1), len(c2), len(c3)
-    theirs = after_hits[0]
-    new = _new
-    set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
-    dice = _DICE[d][4]
-    plays: list[Play] = []
-    append = plays.append
-    partial: list[tuple[int, tuple[Move, ...], Side, int]] = []
-    for i1 in range(n1):
-        s1, t1, mv1 = c1[i1]
-        if not b[s1]:
-            continue
-        h1 = o[t1]
-        b[s1] -= 1
-        b[t1] += 1
-        hits1 = 0
-        if h1:
-            o[t1] = 0
-            hits1 = 1 << t1
-        m1 = mv1[h1]
-        moved1 = False
-        for i2 in range(i1, n2):
-            s2, t2, mv2 = c2[i2]
-            if not b[s2]:
-                continue
-            moved1 = True
-            h2 = o[t2]
-            b[s2] -= 1
-            b[t2] += 1
-            hits2 = hits1
-            if h2:
-                o[t2] = 0
-                hits2 |= 1 << t2
-            m2 = mv2[h2]
-            moved2 = False
-            for i3 in range(i2, n3):
-                s3, t3, mv3 = c3[i3]
-                if not b[s3]:
-                    continue
-                moved2 = True
-                h3 = o[t3]
-                b[s3] -= 1
-                b[t3] += 1
-                hits3 = hits2
-                if h3:
-                    o[t3] = 0
-                    hits3 |= 1 << t3
-                m3 = mv3[h3]
-                other = after_hits[hits3] if hits3 else theirs
-                for s4, t4, mv4 in c4[i3:]:
-                    n4 = b[s4]
-                    if not n4:
-                        continue
-                    b[s4] = n4 - 1
-                    b[t4] += 1
-                    after = tuple(b)
-                    b[s4] = n4
-                    b[t4] -= 1
-                    pos = new(Position)
-                    play = new(Play)
-                    if o[t4]:
-                        hit_other = after_hits[hits3 | 1 << t4]
-                        set_sides(pos, (after, hit_other) if white else (hit_other, after))
-                        set_moves(play, (m1, m2, m3, mv4[1]))
-                    else:
-                        set_sides(pos, (after, other) if white else (other, after))
-                        set_moves(play, (m1, m2, m3, mv4[0]))
-                    set_dice(play, dice)
-                    set_position(play, pos)
-                    append(play)
-                if not plays:
-                    partial.append((3, (m1, m2, m3), tuple(b), hits3))
-                if h3:
-                    o[t3] = 1
-                b[t3] -= 1
-                b[s3] += 1
-            if not moved2 and not plays:
-                partial.append((2, (m1, m2), tuple(b), hits2))
-            if h2:
-                o[t2] = 1
-            b[t2] -= 1
-            b[s2] += 1
-        if not moved1 and not plays:
-            partial.append((1, (m1,), tuple(b), hits1))
-        if h1:
-            o[t1] = 1
-        b[t1] -= 1
-        b[s1] += 1
-    if plays:
-        return 4, plays
-    return _partial(d, partial, after_hits, white)
 
 
 def legal_plays(position: Position, player: Player, first: int, second: int,

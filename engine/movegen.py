@@ -20,18 +20,21 @@ The rules implemented here, with the books they come from:
 The search works in the mover's own numbering on plain lists with
 backtracking, and identifies plays by the position they produce.
 
-* Two different dice with nobody to enter and two or more checkers outside
-  the home board (no bear-off can come) take a path that compares no
-  positions (:func:`_two_free`).  Two moves net the same change only when
-  they cancel out -- a checker landing where the other left, or going on:
-  the same two moves in either order land on the same points, so they block
-  and hit the same (hits never make blocks).  So the first order (the first
-  die first) meets each position once except a checker from s + second
-  landing on s, which nets the same as that checker playing both dice through
+* Two different dice when no bear-off can come (one checker to enter, or
+  nobody to enter and two checkers outside the home board, or one that no
+  single move brings home) take a path that compares no positions
+  (:func:`_two_free`).  Two moves net the same change only when they cancel
+  out -- a checker landing where the other left, or going on: the same two
+  moves in either order land on the same points, so they block and hit the
+  same (hits never make blocks).  So the first order (the first die first)
+  meets each position once except a checker from s + second landing on s,
+  which nets the same as that checker playing both dice through
   s + second - first (met before, from the higher point) when nothing stands
   there; and the second order only finds a new position with one checker
   playing both dice through a point that was empty, when the first order's
-  way was blocked or either way hits.
+  way was blocked or either way hits.  A checker entering enters on a
+  different point in each order, so the second order is new but for the
+  entered checker going on.
 * Otherwise a roll of two different dice tries both orders, the first die
   given first, and keys each position reached by one integer, updated move by
   move: four bits per slot of the mover's side (the change of its count,
@@ -73,7 +76,8 @@ MIRROR: tuple[int, ...] = tuple(25 - i if 1 <= i <= 24 else 0 for i in range(25)
 # -- precomputed tables ----------------------------------------------------------
 
 _DESC = tuple(range(24, 0, -1))
-"""The points 24..1: ``compress(_DESC, side[24:0:-1])`` lists the occupied ones."""
+"""The points 24..1: ``compress(_DESC, side[24:0:-1])`` lists the occupied ones;
+``_DESC[24 - top : 24 - d]``: the points top..d+1."""
 
 _BASE = sum(8 << (4 * i) for i in range(BAR + 1))
 """Key of the unchanged side: every 4-bit count change at its offset 8."""
@@ -115,8 +119,6 @@ die ``d`` (a hit is never looked up for a bear-off: nobody stands on ``OFF``).""
 _DICE: list[list[tuple[int, ...]]] = [[(d,) * n for n in range(5)] for d in range(7)]
 """``_DICE[d][n]``: ``n`` times the die ``d`` (shared tuples)."""
 _BITS = [1 << p for p in range(BAR + 1)]
-_ABOVE = [tuple(range(24, d, -1)) for d in range(7)]
-"""``_ABOVE[d]``: the points 24..d+1, those that move ``d`` without bearing off."""
 _PAIR: list[list[tuple[int, int]]] = [[(a, b) for b in range(7)] for a in range(7)]
 
 # Fast construction of the frozen slotted dataclasses: the slot descriptors set
@@ -170,12 +172,13 @@ def _home_rows(rows: list[_Row], occ: list[int], o: list[int], d: int) -> list[_
 
 def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
               after_hits: _AfterHits, white: bool) -> list[Play]:
-    """:func:`_two_dice` with nobody to enter and two or more checkers outside
-    the home board, so no bear-off: the plays of both dice, or none.
+    """:func:`_two_dice` when no bear-off can come -- one checker to enter, or
+    nobody to enter and two checkers outside the home board, or one that no
+    single move brings home: the plays of both dice, or none.
 
     No position needs comparing: two moves give the same position only when
     they cancel out (module docstring), and the duplicates that leaves are
-    skipped by the two rules commented below.
+    skipped by the rules commented below.
     """
     b = list(mine)
     theirs = after_hits[0]
@@ -183,69 +186,81 @@ def _two_free(mine: Side, o: list[int], occ: list[int], first: int, second: int,
     append = plays.append
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
-    # First order: ``first`` by the checker on s1, then ``second`` by any.
-    moves1, rows2 = _MOVE[first], _ROW[second]
-    dice2 = _PAIR[first][second]
-    # Second moves from the points above ``second`` whose target is not blocked
-    # (hits never make blocks), highest first; ``below[j]``: minus the source of
-    # ``open2[j]`` (ascending), where a newly occupied point goes in.
-    open2 = _open_rows(rows2, occ, o, second)
-    below = [-entry[0] for entry in open2]
-    for s1 in occ:
-        t1 = s1 - first
-        if t1 <= 0:  # no bear-off; the points below are lower still
-            break
-        h1 = o[t1]
-        if h1 >= 2:
-            continue
-        n1 = b[s1]
-        u1 = b[t1]
-        b[s1] = n1 - 1
-        b[t1] = u1 + 1
-        hits1 = 0
-        other1 = theirs
-        if h1:
-            o[t1] = 0
-            hits1 = 1 << t1
-            other1 = after_hits[hits1]
-        m1 = moves1[s1][h1]
-        row = open2
-        if t1 > second and not mine[t1] and o[t1 - second] < 2:
-            row = open2.copy()
-            row.insert(bisect_left(below, -t1), rows2[t1])
-        # A checker from s1 + second landing on s1 nets the same as that
-        # checker playing both dice through s1 + second - first, met already
-        # (a higher first move) unless that point is blocked or hit (or s1
-        # holds an opposing blot, in a position that lets it).
-        again = s1 + second
-        if again >= BAR or o[again - first] or o[s1]:
-            again = 0
-        for s2, t2, _, _, m2, m2_hit in row:
-            n2 = b[s2]
-            if not n2 or s2 == again:
+    entering = mine[BAR]
+    src1: Sequence[int] = (BAR,) if entering else occ
+    # The die d1 by the checker on s1, then d2 by any: the first order, and the
+    # second one too for a checker entering (with no other on the bar, each
+    # entry is a different play).
+    for d1, d2 in ((first, second), (second, first)) if entering else ((first, second),):
+        moves1, rows2 = _MOVE[d1], _ROW[d2]
+        dice2 = _PAIR[d1][d2]
+        # Second moves from the points above d2 whose target is not blocked
+        # (hits never make blocks), highest first; ``below[j]``: minus the
+        # source of ``open2[j]`` (ascending), where a newly occupied point goes.
+        open2 = _open_rows(rows2, occ, o, d2)
+        below = [-entry[0] for entry in open2]
+        for s1 in src1:
+            t1 = s1 - d1
+            if t1 <= 0:  # no bear-off; the points below are lower still
+                break
+            h1 = o[t1]
+            if h1 >= 2:
                 continue
-            other = other1
-            if o[t2]:
-                other = after_hits[hits1 | 1 << t2]
-                m2 = m2_hit
-            u2 = b[t2]
-            b[s2] = n2 - 1
-            b[t2] = u2 + 1
-            after = tuple(b)
-            b[s2] = n2
-            b[t2] = u2
-            pos = new(Position)
-            set_sides(pos, (after, other) if white else (other, after))
-            play = new(Play)
-            set_moves(play, (m1, m2))
-            set_dice(play, dice2)
-            set_position(play, pos)
-            append(play)
-        if h1:
-            o[t1] = 1
-        b[t1] = u1
-        b[s1] = n1
-    if not plays:
+            n1 = b[s1]
+            u1 = b[t1]
+            b[s1] = n1 - 1
+            b[t1] = u1 + 1
+            hits1 = 0
+            other1 = theirs
+            if h1:
+                o[t1] = 0
+                hits1 = 1 << t1
+                other1 = after_hits[hits1]
+            m1 = moves1[s1][h1]
+            row = open2
+            if t1 > d2 and not mine[t1] and o[t1 - d2] < 2:
+                row = open2.copy()
+                row.insert(bisect_left(below, -t1), rows2[t1])
+            if entering:
+                # Second order: the entered checker going on (from t1) ends
+                # where it did entering with ``first``, met in the first order
+                # unless that entry point was blocked or either one hits; any
+                # other second move leaves it on t1, a new position.
+                again = t1 if d1 == second and not h1 and not o[BAR - first] else 0
+            else:
+                # A checker from s1 + d2 landing on s1 nets the same as that
+                # checker playing both dice through s1 + d2 - d1, met already (a
+                # higher first move) unless that point is blocked or hit (or s1
+                # holds an opposing blot, in a position that lets it).
+                again = s1 + d2
+                if again >= BAR or o[again - d1] or o[s1]:
+                    again = 0
+            for s2, t2, _, _, m2, m2_hit in row:
+                n2 = b[s2]
+                if not n2 or s2 == again:
+                    continue
+                other = other1
+                if o[t2]:
+                    other = after_hits[hits1 | 1 << t2]
+                    m2 = m2_hit
+                u2 = b[t2]
+                b[s2] = n2 - 1
+                b[t2] = u2 + 1
+                after = tuple(b)
+                b[s2] = n2
+                b[t2] = u2
+                pos = new(Position)
+                set_sides(pos, (after, other) if white else (other, after))
+                play = new(Play)
+                set_moves(play, (m1, m2))
+                set_dice(play, dice2)
+                set_position(play, pos)
+                append(play)
+            if h1:
+                o[t1] = 1
+            b[t1] = u1
+            b[s1] = n1
+    if entering or not plays:
         return plays
     # Second order: two checkers, or one going on to a point it could reach
     # the other way, net what the first order met; only a checker playing
@@ -469,14 +484,22 @@ def _doubles(mine: Side, o: list[int], d: int, after_hits: _AfterHits,
         if o[BAR - d] >= 2:
             return 0, []
         k = min(entering, 4)
-    if sum(mine[7:]) >= 4 - k:
-        # No bear-off can come (the checkers outside, on the bar included,
-        # outnumber the moves after the entries).
+    outside = sum(mine[7:])
+    if outside >= 4 - k or (outside and _moves_home(mine, d) >= 4):
+        # No bear-off can come: the checkers outside (on the bar included)
+        # are at least as many as the moves after the entries, or need all
+        # four moves to come home.
         plays = _doubles_free(mine, o, d, k, after_hits, white)
         if plays:
             return 4, plays
         # Fewer than four dice can be played: the search below finds how many.
     return _doubles_search(mine, o, d, k, after_hits, white)
+
+
+def _moves_home(mine: Side, d: int) -> int:
+    """The fewest moves of at most ``d`` pips that bring every checker home:
+    ceil((p - 6) / d) for each on point ``p`` above 6 (the bar counts as 25)."""
+    return sum(mine[p] * -((6 - p) // d) for p in range(7, BAR + 1) if mine[p])
 
 
 def _reach(mine: Side, d: int, k: int) -> int:
@@ -493,7 +516,8 @@ def _reach(mine: Side, d: int, k: int) -> int:
 
 def _free_cands(cands: list[_Cand], reach: int, o: list[int], d: int) -> list[_Cand]:
     """``cands[p]`` for the points of ``reach`` above ``d`` whose target is not blocked."""
-    return [cands[p] for p in _ABOVE[d] if reach >> p & 1 and o[p - d] < 2]
+    return [cands[p] for p in _DESC[24 - reach.bit_length() + 1 : 24 - d]
+            if reach >> p & 1 and o[p - d] < 2]
 
 
 def _tails(c: list[_Cand]) -> list[list[_Cand]]:
@@ -629,7 +653,8 @@ def _doubles_search(mine: Side, o: list[int], d: int, k: int, after_hits: _After
         if hit:
             o[t] = 0
             hits = 1 << t
-    cand = [cands[p] for p in _DESC if reach >> p & 1 and (p <= d or o[p - d] < 2)]
+    cand = [cands[p] for p in _DESC[24 - reach.bit_length() + 1 :]
+            if reach >> p & 1 and (p <= d or o[p - d] < 2)]
     plays: list[Play] = []  # the plays of all four dice
     new = _new
     set_sides, set_moves, set_dice, set_position = _set_sides, _set_moves, _set_dice, _set_position
@@ -742,8 +767,13 @@ def legal_plays(position: Position, player: Player, first: int, second: int,
     if first == second:
         best, plays = _doubles(mine, opp_at, first, after_hits, white)
     else:
+        # Without a bear-off possible: one checker to enter, or two outside,
+        # or one outside that no single move brings home.
         plays = []
-        if not mine[BAR] and sum(mine[7:]) >= 2:
+        entering = mine[BAR]
+        outside = sum(mine[7:])
+        if entering == 1 or (not entering and (
+                outside >= 2 or (outside and _moves_home(mine, max(first, second)) >= 2))):
             plays = _two_free(mine, opp_at, list(compress(_DESC, mine[24:0:-1])), first, second,
                               after_hits, white)
         if plays:

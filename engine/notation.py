@@ -31,9 +31,9 @@ Points in a :class:`TypedMove` use the engine's indices: ``25`` is the bar,
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.errors import NotationError
 from engine.move import Move, Play

@@ -51,14 +51,20 @@ def _ss(rect: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
             round(rect[3] * SS) - 1)
 
 
+@lru_cache(maxsize=4096)
+def _length(f: Font, text: str) -> float:
+    """``f.getlength(text)``, remembered (names and labels come back on every board)."""
+    return float(f.getlength(text))
+
+
 def _fit(text: str, size: int, bold: bool, width: int) -> tuple[str, Font]:
     """Shrink (then truncate) ``text`` to fit ``width`` pixels."""
     f = font(size, bold)
-    while f.getlength(text) > width and size > 9:
+    while _length(f, text) > width and size > 9:
         size -= 1
         f = font(size, bold)
-    if f.getlength(text) > width:
-        while text and f.getlength(text + "…") > width:
+    if _length(f, text) > width:
+        while text and _length(f, text + "…") > width:
             text = text[:-1]
         text += "…"
     return text, f
@@ -263,9 +269,46 @@ def background(theme: Theme, width: int = DEFAULT_WIDTH, chouette: bool = False)
 # ------------------------------------------------------------------ frame
 
 
+TEXT_CACHE = True
+"""Draw texts from :func:`_text_mask` (False: straight through Pillow, for a test)."""
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
+    """The coverage mask of ``text`` and where its top-left goes from the anchor point.
+
+    Rasterising glyphs is a third of a board's drawing time, and the same texts
+    (names, pip counts, scores, counts on stacks) come back board after board.
+    At an integer anchor point Pillow rasterises a text the same way wherever it
+    goes, and ``paste(colour, box, mask)`` blends exactly like ``draw.text``
+    (both are ImagingFill2), so the picture is the same to the bit.
+    """
+    box = f.getbbox(text, anchor=anchor)
+    left, top, right, bottom = (int(v) for v in box)  # integers for a FreeType font
+    margin = 2
+    mask = Image.new("L", (right - left + 2 * margin, bottom - top + 2 * margin), 0)
+    ImageDraw.Draw(mask).text((margin - left, margin - top), text, font=f, fill=255,
+                              anchor=anchor)
+    return mask, left - margin, top - margin
+
+
 def _text(d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, f: Font, fill: RGB,
           anchor: str = "lm") -> None:
+    x, y = xy
+    if TEXT_CACHE and isinstance(d, _Draw) and isinstance(x, int) and isinstance(y, int) \
+            and text:
+        mask, dx, dy = _text_mask(f, text, anchor)
+        d.image.paste(fill, (x + dx, y + dy, x + dx + mask.width, y + dy + mask.height), mask)
+        return
     d.text(xy, text, font=f, fill=fill, anchor=anchor)
+
+
+class _Draw(ImageDraw.ImageDraw):
+    """A drawing context that keeps its image, to paste the cached texts into."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.image = image
 
 
 def _draw_stack(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, st: Stack,
@@ -303,25 +346,25 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardVi
         sf = font(round(u * 0.5), True)
         score = str(info.score)
         _text(d, (right, cy), score, sf, theme.panel_text, "rm")
-        right -= round(sf.getlength(score) + u * 0.15)
+        right -= round(_length(sf, score) + u * 0.15)
         lf = font(round(u * 0.28))
         _text(d, (right, cy + round(u * 0.05)), "score", lf, theme.panel_muted, "rm")
-        right -= round(lf.getlength("score") + u * 0.35)
+        right -= round(_length(lf, "score") + u * 0.35)
     if status:
         stf = font(round(u * 0.32), True)
         _text(d, (right, cy), status, stf, theme.highlight, "rm")
-        right -= round(stf.getlength(status) + u * 0.35)
+        right -= round(_length(stf, status) + u * 0.35)
     pf = font(round(u * 0.32))
     pips = f"{view.pips(player)} pips"
     waiting = view.position.waiting(player)
     if waiting:
         pips += f" · {waiting} to enter"
-    pip_w = round(pf.getlength(pips))
+    pip_w = round(_length(pf, pips))
     name = info.name + (f" ({info.note})" if info.note else "")
     name_w = right - x - pip_w - round(u * 0.35)
     text, nf = _fit(name, round(u * 0.42), True, max(name_w, round(u)))
     _text(d, (x, cy), text, nf, theme.panel_text)
-    x += round(nf.getlength(text) + u * 0.3)
+    x += round(_length(nf, text) + u * 0.3)
     _text(d, (x, cy + round(u * 0.03)), pips, pf, theme.panel_muted)
 
 
@@ -352,7 +395,7 @@ def _chouette(d: ImageDraw.ImageDraw, theme: Theme, view: BoardView, fr: Frame) 
         _text(d, (x, y), name, nf, colour)
         if dropped:
             ly = y + 1
-            d.line((x, ly, x + nf.getlength(name), ly), fill=colour, width=max(1, round(u * 0.04)))
+            d.line((x, ly, x + _length(nf, name), ly), fill=colour, width=max(1, round(u * 0.04)))
         y += round(u * 0.38)
         _text(d, (x + round(u * 0.35), y), partner.state.label, rf,
               theme.panel_muted if dropped else theme.highlight)
@@ -395,7 +438,7 @@ def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
     fr = lay.frame
     u = fr.unit
     img = background(th, size, view.chouette is not None).copy()
-    d = ImageDraw.Draw(img)
+    d = _Draw(img)
 
     title = view.title()
     if title:

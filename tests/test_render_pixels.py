@@ -380,3 +380,21 @@ def test_unknown_theme_is_refused() -> None:
 
 def test_standard_geometry_constant() -> None:
     assert STANDARD[1] == 24 and STANDARD[24] == 1 and inverse(STANDARD) == STANDARD
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_remembered_texts_draw_exactly_what_pillow_draws(
+        theme: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # render/png.py pastes cached glyph masks instead of rasterising each text
+    # again: every pixel must equal Pillow's own draw.text, on first use and from
+    # the cache.
+    import render.png as png
+
+    th = get_theme(theme)
+    for view in examples().values():
+        monkeypatch.setattr(png, "TEXT_CACHE", False)
+        direct = png._render(view, th, 800).tobytes()
+        monkeypatch.setattr(png, "TEXT_CACHE", True)
+        png._text_mask.cache_clear()
+        assert png._render(view, th, 800).tobytes() == direct
+        assert png._render(view, th, 800).tobytes() == direct

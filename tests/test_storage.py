@@ -15,8 +15,8 @@ from typing import Any
 import pg
 import pytest
 
-from bot.repository import LedgerEntry, StaleVersionError, Storage
 from bot import storage as storage_module
+from bot.repository import LedgerEntry, StaleVersionError, Storage
 from bot.storage import SqliteStorage, migrations
 
 

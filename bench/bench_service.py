@@ -6,14 +6,18 @@ The issue's measure is the service time of one move *including its render*
 reply's board the way the Discord adapter does (:class:`bot.renderer.Renderer`,
 its worker processes) and time a move from the call to the PNG bytes.
 
-* **Throughput** (service only): one asyncio task per game plays on (roll,
-  take, move) as fast as the service answers, nothing rendered: committed
-  moves and actions per second on one SQLite file.
-* **Saturation with render**: the same, each reply rendered: the capacity of
-  the process as a Discord host (rendering is most of the CPU).
-* **Paced load**: the same 200 games with exponential think times offering
-  25 %, 50 % and 75 % of that capacity (measured in the same run): move +
-  render time p50/p99, queueing included, against the 50 ms target.
+Two series, each: **saturation** (one asyncio task per game plays on -- roll,
+take, move -- as fast as it is answered: committed moves and actions per
+second on one SQLite file), then **paced loads**: the same 200 games with
+exponential think times offering 25 %, 50 % and 75 % of that saturation rate
+(measured in the same run), p50/p99 against the 50 ms target, queueing
+included.
+
+* **Service only**: the time of ``service.move``, nothing rendered (the
+  service's own capacity).
+* **With render**: every reply's board drawn as the Discord adapter draws it,
+  and a move timed to its PNG bytes: the capacity of the process as a Discord
+  host (rendering is most of the CPU).
 * **One at a time**: moves made sequentially, service and render timed apart
   (render time against service time as a ratio).
 * **Memory per active game**: what the service keeps for each active game
@@ -201,6 +205,34 @@ def _rss_kb() -> int:
     return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
+SHARES = (0.25, 0.5, 0.75)
+"""Paced loads, as fractions of the saturation rate measured just before."""
+
+
+async def _series(service: GameService, seats: list[Seat], seconds: float, render: str,
+                  renderer: Renderer | None) -> list[str]:
+    """Saturation, then the paced loads at each share of it: report lines."""
+    load, wall = await _under_load(service, seats, seconds, render=render, renderer=renderer)
+    capacity = load.actions / wall
+    what = "move + render" if render == "adapter" else "move"
+    lines = [
+        f"  saturation (every game acts as soon as answered): {load.moves / wall:.0f} committed "
+        f"moves/s, {capacity:.0f} committed actions/s (rolls, takes, moves; {load.refused} "
+        f"refused); {what} p50 {_pct(load.move_ms, 0.5):.1f} ms, p99 "
+        f"{_pct(load.move_ms, 0.99):.1f} ms ({GAMES} games queueing)"]
+    for share in SHARES:
+        rate = share * capacity
+        tally, _ = await _under_load(service, seats, seconds, rate=rate, render=render,
+                                     renderer=renderer)
+        q99 = _pct(tally.move_ms, 0.99)
+        verdict = "met" if q99 < TARGET_P99_MS else "NOT met"
+        lines.append(
+            f"  offered {share:.0%} of that ({rate:.0f} actions/s: each game acts every "
+            f"{GAMES / rate:.1f} s): {what} p50 {_pct(tally.move_ms, 0.5):.1f} ms, p99 "
+            f"{q99:.1f} ms ({tally.moves} moves; target p99 < {TARGET_P99_MS:g} ms: {verdict})")
+    return lines
+
+
 async def _run(quick: bool) -> list[str]:
     seconds = 3.0 if quick else 12.0
     sequential = 150 if quick else 1_000
@@ -211,15 +243,9 @@ async def _run(quick: bool) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         storage, service, seats = await _open(Path(tmp))
         try:
-            bare, bare_wall = await _under_load(service, seats, seconds, render="none")
+            bare = await _series(service, seats, seconds, "none", None)
             await renderer.start()
-            load, wall = await _under_load(service, seats, seconds, renderer=renderer)
-            capacity = load.actions / wall
-            paced = []
-            for share in (0.25, 0.5, 0.75):
-                tally, _ = await _under_load(service, seats, seconds, rate=share * capacity,
-                                             renderer=renderer)
-                paced.append((share, tally))
+            rendered = await _series(service, seats, seconds, "adapter", renderer)
             alone = await _one_at_a_time(service, seats, sequential)
             per_game = await _memory(storage)
             size = (Path(tmp) / "bench.sqlite3").stat().st_size
@@ -227,33 +253,18 @@ async def _run(quick: bool) -> list[str]:
             renderer.close()
             await storage.close()
     rss_grown = (_rss_kb() - rss_start) / GAMES
-    b50, b99 = _pct(bare.move_ms, 0.50), _pct(bare.move_ms, 0.99)
-    p50, p99 = _pct(load.move_ms, 0.50), _pct(load.move_ms, 0.99)
     s50, s99 = _pct(alone.move_ms, 0.50), _pct(alone.move_ms, 0.99)
     r50, r99 = _pct(alone.render_ms, 0.50), _pct(alone.render_ms, 0.99)
     total = [m + r for m, r in zip(alone.move_ms, alone.render_ms, strict=False)]
     t50, t99 = _pct(total, 0.50), _pct(total, 0.99)
-    lines = [
+    return [
         f"{GAMES} concurrent money games, one process, one SQLite file "
         f"(WAL, synchronous=FULL); {seconds:g} s per load level",
-        f"throughput, service only (every game acts as soon as answered, nothing rendered): "
-        f"{bare.moves / bare_wall:.0f} committed moves/s, {bare.actions / bare_wall:.0f} "
-        f"committed actions/s (rolls, takes, moves; {bare.refused} refused); move time "
-        f"p50 {b50:.1f} ms, p99 {b99:.1f} ms ({GAMES} games queue for one connection)",
-        f"saturation with render (each reply's board drawn by the adapter's "
-        f"{renderer.workers} render processes): "
-        f"{capacity:.0f} actions/s, {load.moves / wall:.0f} moves/s ({load.refused} refused); "
-        f"move + render p50 {p50:.1f} ms, p99 {p99:.1f} ms",
-    ]
-    for share, tally in paced:
-        q50, q99 = _pct(tally.move_ms, 0.50), _pct(tally.move_ms, 0.99)
-        verdict = "met" if q99 < TARGET_P99_MS else "NOT met"
-        lines.append(
-            f"offered {share:.0%} of that ({share * capacity:.0f} actions/s over "
-            f"{GAMES} games): move + render p50 {q50:.1f} ms, p99 {q99:.1f} ms "
-            f"({tally.moves} moves; target p99 < {TARGET_P99_MS:g} ms: {verdict})")
-    return [
-        *lines,
+        "service only (the reply's board not rendered): time of service.move",
+        *bare,
+        f"with render (each reply's board drawn by the Discord adapter's {renderer.workers} "
+        "render processes): time from service.move to the PNG bytes",
+        *rendered,
         f"one at a time ({alone.moves} moves): service p50 {s50:.1f} ms, p99 {s99:.1f} ms; "
         f"render_png p50 {r50:.1f} ms, p99 {r99:.1f} ms",
         f"one at a time: service + render p50 {t50:.1f} ms, p99 {t99:.1f} ms; "

@@ -396,14 +396,16 @@ class ChouetteService:
             options = TableOptions.from_values(refusal=refusal, captain_refusal=captain_refusal,
                                                cap=cap, box_partners=box_partners, stake=stake)
             variant_cls = get_variant(variant or self.games.config.game.variant)
-            merged = dict(self.games.config.game.rules)
-            merged.update(rules or {})
-            rule_options = RuleOptions.from_dict(merged)
+            asked = dict(rules or {})
+            rule_options = RuleOptions.from_dict({**self.games.config.game.rules, **asked})
+            if rule_options.beavers:
+                if "beavers" in asked:
+                    return Reply.refuse("Beavers are not used in a chouette: each partner "
+                                        "answers the box's double for himself.")
+                # A server that plays beavers by default opens chouettes without them.
+                rule_options = replace(rule_options, beavers=False)
         except (ChouetteError, BackgammonError) as error:
             return Reply.refuse(str(error))
-        if rule_options.beavers:
-            return Reply.refuse("Beavers are not used in a chouette: each partner answers the "
-                                "box's double for himself. Open it with beavers=off.")
 
         async def op(tx: Transaction, crow: ChouetteRow | None) -> Reply:
             if crow is not None:

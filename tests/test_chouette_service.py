@@ -445,3 +445,19 @@ async def test_a_suggestion_survives_the_captain_s_automatic_roll_until_he_plays
     reply = ok(await host.games.move(HERE, BOB, "13/9 13/10"))
     assert "Suggestions" not in reply.text
     assert host.script.values == []
+
+
+async def test_a_server_playing_beavers_opens_chouettes_without_them(tmp_path: Path) -> None:
+    # 002 'OPTIONAL RULES' beavers are a two-player option; in a chouette each partner
+    # answers the box's double for himself (003 ch.5), so the table plays without them.
+    from bot.config import GameConfig
+
+    storage = await opened(tmp_path / "bg.sqlite3")
+    config = Config(game=GameConfig(rules={"beavers": True, "jacoby": True}))
+    table = ChouetteService(GameService(storage, config, dice=Script()))  # type: ignore[arg-type]
+    reply = ok(await table.open(HERE, ALICE, rules={"scoring": "checkers-1"}))
+    assert "beavers: off" in reply.text and "Jacoby rule (money play): on" in reply.text
+    assert "scoring: by checkers (1/2/3/4 points a checker by table, bar 4)" in reply.text
+    refused = await table.open(Place(HERE.guild_id, HERE.channel_id + 1), ALICE,
+                               rules={"beavers": "on"})
+    assert not refused.ok and "Beavers are not used in a chouette" in refused.text

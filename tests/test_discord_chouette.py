@@ -64,6 +64,8 @@ async def test_a_chouette_game_from_open_to_the_leaderboard(fake: FakeDiscord, t
         assert [c["value"] for c in opening["refusal"]["choices"]] == [
             "lose-to-captain", "forfeit-to-partners"]
         assert (opening["cap"]["min_value"], opening["cap"]["max_value"]) == (3, 8)
+        assert {"jacoby", "automatic_doubles", "scoring"} <= set(opening)
+        assert "beavers" not in opening
 
         # ------------------------------------------------------------ the table
         record = await fake.slash(alice, "chouette open", stake=5, refusal="lose-to-captain")
@@ -215,10 +217,15 @@ async def test_chouette_refusals_autocomplete_and_help(fake: FakeDiscord, tmp_pa
         assert "russian" in variants and all("russ" in v for v in variants)
         record = await fake.slash(alice, "chouette open", variant="russian",
                                   refusal="forfeit-to-partners",
-                                  captain_refusal="partner-takes-over")
+                                  captain_refusal="partner-takes-over", jacoby=True,
+                                  automatic_doubles=True, scoring="checkers-2")
         opened = (await record.public()).content
         assert "forfeits the game's value to the partners still in" in opened
         assert "a partner who took becomes captain" in opened
+        # The game's rule options, as in /challenge (beavers are not a chouette's).
+        assert "Jacoby rule (money play): on" in opened
+        assert "automatic doubles on opening ties: on" in opened
+        assert "scoring: by checkers (1/2/4/8 points a checker by table, bar 8)" in opened
         record = await fake.slash(bob, "chouette open")
         assert "already has a chouette" in await private(record)
         record = await fake.slash(bob, "chouette suggest", text="double")

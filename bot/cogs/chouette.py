@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
 from bot.chouette_service import ChouetteService
 from bot.cogs._base import Interaction, ServiceCog
-from bot.cogs.game import VariantName, board_permissions
+from bot.cogs.game import SCORING, VariantName, board_permissions, rule_terms
 from bot.service import MAX_TEXT
 
 if TYPE_CHECKING:
@@ -70,22 +70,29 @@ class ChouetteCog(ServiceCog):
         cap=f"Most players at the table ({MIN_PLAYERS} to {MAX_CAP}; default {DEFAULT_CAP})",
         box_partners="How many players at the foot of the list share the box's result "
                      "(default 0)",
-        variant="Variant: standard, acey-deucey, russian, french...")
-    @app_commands.choices(refusal=REFUSALS, captain_refusal=CAPTAIN_REFUSALS)
+        variant="Variant: standard, acey-deucey, russian, french...",
+        jacoby="Jacoby rule (gammons count only after a double)",
+        automatic_doubles="Automatic doubles when the opening throw ties",
+        scoring="How a game is scored")
+    @app_commands.choices(refusal=REFUSALS, captain_refusal=CAPTAIN_REFUSALS, scoring=SCORING)
     async def open(self, interaction: Interaction,
                    stake: app_commands.Range[int, 0, 1_000_000] = 1,
                    refusal: app_commands.Choice[str] | None = None,
                    captain_refusal: app_commands.Choice[str] | None = None,
                    cap: app_commands.Range[int, MIN_PLAYERS, MAX_CAP] = DEFAULT_CAP,
                    box_partners: app_commands.Range[int, 0, MAX_CAP - MIN_PLAYERS] = 0,
-                   variant: app_commands.Transform[str, VariantName] | None = None) -> None:
+                   variant: app_commands.Transform[str, VariantName] | None = None,
+                   jacoby: bool | None = None, automatic_doubles: bool | None = None,
+                   scoring: app_commands.Choice[str] | None = None) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.table.open(
             place, actor, stake=stake,
             refusal=refusal.value if refusal else RefusalRule.LOSE_TO_CAPTAIN.value,
             captain_refusal=(captain_refusal.value if captain_refusal
                              else CaptainRefusal.FINAL_WORD.value),
-            cap=cap, box_partners=box_partners, variant=variant))
+            cap=cap, box_partners=box_partners, variant=variant,
+            rules=rule_terms(jacoby=jacoby, automatic_doubles=automatic_doubles,
+                             scoring=scoring)))
 
     @chouette.command(description="Sit at this channel's chouette table (at the foot of "
                                   "the list)")

@@ -60,6 +60,15 @@ LEVELS = [app_commands.Choice(name=f"{lv.title}: {lv.description}"[:100], value=
           for lv in AI_LEVELS.values()]
 
 
+def rule_terms(*, scoring: app_commands.Choice[str] | None = None,
+               **switches: bool | None) -> dict[str, Any]:
+    """The rule options a command was given (those left out keep the server's defaults)."""
+    rules: dict[str, Any] = {key: value for key, value in switches.items() if value is not None}
+    if scoring is not None:
+        rules["scoring"] = scoring.value
+    return rules
+
+
 class GameCog(ServiceCog):
     """Challenge, play and watch."""
 
@@ -92,13 +101,8 @@ class GameCog(ServiceCog):
                         rated: bool = True, level: app_commands.Choice[str] | None = None,
                         hints: bool = False) -> None:
         place, actor = self.where(interaction)
-        rules: dict[str, Any] = {}
-        for key, value in (("cube", cube), ("jacoby", jacoby), ("beavers", beavers),
-                           ("automatic_doubles", automatic_doubles)):
-            if value is not None:
-                rules[key] = value
-        if scoring is not None:
-            rules["scoring"] = scoring.value
+        rules = rule_terms(cube=cube, jacoby=jacoby, beavers=beavers,
+                           automatic_doubles=automatic_doubles, scoring=scoring)
         terms: dict[str, Any] = {"variant": variant, "rules": rules, "length": length or 0,
                                  "stake": stake or 0, "rated": rated, "hints": hints,
                                  "level": level.value if level is not None else None}

@@ -75,8 +75,11 @@ class Renderer:
         pool = self._executor()
         if pool is not None:
             loop = asyncio.get_running_loop()
-            await asyncio.gather(*(loop.run_in_executor(pool, _warm, self.theme)
-                                   for _ in range(self.workers)))
+            try:
+                await asyncio.gather(*(loop.run_in_executor(pool, _warm, self.theme)
+                                       for _ in range(self.workers)))
+            except (BrokenProcessPool, OSError) as error:
+                self._no_processes(pool, error)
 
     async def png(self, view: BoardView) -> bytes:
         job = functools.partial(render_png, view, theme=self.theme)
@@ -86,10 +89,21 @@ class Renderer:
                 return await asyncio.get_running_loop().run_in_executor(pool, job)
             except BrokenProcessPool:
                 log.warning("a render worker died: starting new ones")
-                if self._pool is pool:
-                    self._pool = None
-                pool.shutdown(wait=False, cancel_futures=True)
+                self._drop(pool)
+            except OSError as error:  # no process could be started
+                self._no_processes(pool, error)
         return await asyncio.to_thread(job)
+
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        if self._pool is pool:
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def _no_processes(self, pool: ProcessPoolExecutor, error: BaseException) -> None:
+        """Worker processes cannot run here: draw in threads from now on."""
+        log.warning("render workers cannot start (%s): drawing boards in threads", error)
+        self._drop(pool)
+        self.workers = 0
 
     async def pngs(self, views: Sequence[BoardView]) -> list[bytes]:
         return list(await asyncio.gather(*(self.png(v) for v in views)))

@@ -75,3 +75,20 @@ async def test_workers_run_at_a_lower_priority_than_the_bot() -> None:
         assert os.getpriority(os.PRIO_PROCESS, pid) == os.nice(0) + WORKER_NICENESS
     finally:
         renderer.close()
+
+
+async def test_where_no_process_can_start_boards_are_drawn_in_threads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing.context
+
+    def refuse(process_obj: object) -> None:
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "_Popen", staticmethod(refuse))
+    renderer = Renderer(workers=2)
+    try:
+        await renderer.start()  # logs and carries on: the bot still starts
+        assert renderer.workers == 0 and renderer._pool is None
+        assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
+    finally:
+        renderer.close()

@@ -304,7 +304,9 @@ class GameService:
         names = (white.name if white else str(row.white_id),
                  black.name if black else str(row.black_id))
         loaded = Loaded(row, session, game_row, game, names)
-        self._remember(loaded)
+        # Cached once the transaction commits: a row this transaction wrote (a
+        # chouette's next match) is not there for anyone if it rolls back.
+        tx.on_commit(lambda: self._remember(loaded))
         return loaded
 
     async def _act(self, place: Place, actor: Actor,

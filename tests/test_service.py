@@ -315,3 +315,28 @@ async def test_an_action_on_a_cached_game_is_two_trips_to_the_database(
     trips.clear()
     assert (await service.roll(HERE, BOB)).ok
     assert trips == [["BEGIN", "SELECT"], ["INSERT", "UPDATE", "UPDATE", "COMMIT"]]
+
+
+async def test_a_state_loaded_in_a_rolled_back_transaction_is_never_served(
+        tmp_path: Path) -> None:
+    # A chouette's next match is inserted and loaded inside the action that ends the
+    # previous game; if that action rolls back (e.g. its version check fails at
+    # commit), the row never existed, and SQLite may give its id to the next match.
+    service = await make(tmp_path, [3, 1])
+    dave = Actor(4, "dave")
+    with pytest.raises(RuntimeError):
+        async with service.storage.transaction() as tx:
+            for who in (ALICE, BOB):
+                await tx.upsert_user(who.id, who.name)
+            ghost = await tx.insert_match(
+                guild_id=HERE.guild_id, channel_id=HERE.channel_id, white_id=ALICE.id,
+                black_id=BOB.id, variant="standard", rules={}, length=3, stake=0,
+                rated=True, status="challenged")
+            await service._load_row(tx, ghost)
+            raise RuntimeError("the action fails after loading the new match")
+    assert (await service.challenge(HERE, CAROL, dave, length=1)).ok
+    reply = await service.accept(HERE, dave)
+    assert reply.ok, reply.text
+    assert reply.match_id == ghost.id  # the id was given again...
+    names = {p.name for p in reply.boards[-1].view.players}
+    assert names == {"carol", "dave"}  # ...but not the ghost's state

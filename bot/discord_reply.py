@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,6 +39,9 @@ EMBED_COLOUR = discord.Colour(0x2E7D32)
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
                                         replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
+MAX_TRACKED_CHANNELS = 10_000
+"""Channels whose newest board message the presenter remembers."""
+log = logging.getLogger(__name__)
 
 
 class NotInGuild(discord.app_commands.CheckFailure):
@@ -101,6 +105,8 @@ class Presenter:
         """Draws the boards: worker processes in the bot (bot/renderer.py)."""
         self.defer_after = defer_after
         """Seconds a service call may take before the interaction is deferred."""
+        self._with_buttons: dict[int, int] = {}
+        """Channel id -> the last board message posted there with buttons (this run)."""
 
     # ------------------------------------------------------------- building
 
@@ -182,13 +188,45 @@ class Presenter:
                 await response.defer(thinking=True)
             else:
                 out = await self.build(reply, code_block=code_block)
-                await response.send_message(**out.kwargs())
+                sent = await response.send_message(**out.kwargs())
+                posted = sent.resource if isinstance(sent.resource, discord.Message) else None
+                await self._supersede(interaction, reply, posted)
                 return
             out = await self.build(reply, code_block=code_block)
-            await interaction.followup.send(wait=True, **out.kwargs())
+            message = await interaction.followup.send(wait=True, **out.kwargs())
+            await self._supersede(interaction, reply, message)
             return
         # Deferred privately because the service was slow: resolve the private
         # "thinking" message, then post the state publicly.
         await interaction.edit_original_response(content="Done: see below.")
         out = await self.build(reply, code_block=code_block)
-        await interaction.followup.send(wait=True, **out.kwargs())
+        message = await interaction.followup.send(wait=True, **out.kwargs())
+        await self._supersede(interaction, reply, message)
+
+    async def _supersede(self, interaction: discord.Interaction[Any], reply: Reply,
+                         posted: discord.Message | None) -> None:
+        """A new state of the game was posted: take the buttons off the board before it.
+
+        Only the newest board of a channel keeps buttons (a button on an older
+        one would only answer "moved on").  Replies that change no game state
+        (an export, stats) leave the board alone.  Known for the messages this
+        run posted; a board from before a restart keeps its buttons until
+        pressed.
+        """
+        channel_id = interaction.channel_id
+        if channel_id is None or reply.match_id is None or reply.version is None:
+            return
+        previous = self._with_buttons.pop(channel_id, None)
+        if posted is not None and reply.buttons:
+            if len(self._with_buttons) >= MAX_TRACKED_CHANNELS:
+                self._with_buttons.pop(next(iter(self._with_buttons)))
+            self._with_buttons[channel_id] = posted.id
+        pressed = interaction.message.id if interaction.message is not None else None
+        if previous is None or previous == pressed or (
+                posted is not None and previous == posted.id):
+            return  # (a pressed message lost its buttons in the answer itself)
+        stale = interaction.client.get_partial_messageable(channel_id)
+        try:
+            await stale.get_partial_message(previous).edit(view=None)
+        except discord.HTTPException as error:  # deleted, or no access any more
+            log.debug("could not take the buttons off message %s: %s", previous, error)

@@ -9,6 +9,8 @@ only logs exceptions raised in commands and buttons).
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 import io
 import itertools
 import logging
@@ -212,6 +214,12 @@ async def start_game(fake: FakeDiscord, alice: User, bob: User, **terms: int) ->
 # --------------------------------------------------------------------- tests
 
 
+def only_newest_has_buttons(fake: FakeDiscord, board: Message) -> bool:
+    """Whether ``board`` is the only message of its channel with buttons (if it has any)."""
+    newest = [board.id] if board.components else []
+    return [m.id for m in fake.channel_messages(board.channel_id) if m.components] == newest
+
+
 async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host: Host) -> None:
     alice, bob, carol = users(fake)
     bot = await host.start()
@@ -241,6 +249,9 @@ async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host:
             record = await fake.slash(by_id[player], "move", moves=plays[0])
         board = await record.public()
         assert_board_message(board)
+        # Only the newest board keeps buttons, whether the last action was a typed
+        # command or a button (an older button could only answer "moved on").
+        await fake.until(functools.partial(only_newest_has_buttons, fake, board))
         if rolling:  # the dice just rolled are always in the text
             assert re.search(rf"{by_id[player].name} rolled \d-\d", board.text), board.text
         seen += 1
@@ -307,6 +318,7 @@ async def test_double_taken_then_dropped_and_refusals(fake: FakeDiscord, tmp_pat
         record = await fake.slash(bob, "move", moves="8/4 6/4")
         board = await record.public()
         assert "Double" in board.labels()
+        seen_before = copy.deepcopy(board)  # as a client still showing it has it
         record = await fake.slash(alice, "double")
         offer = await record.public()
         assert "alice doubles to 4" in offer.text
@@ -319,8 +331,10 @@ async def test_double_taken_then_dropped_and_refusals(fake: FakeDiscord, tmp_pat
         assert len(settled.embeds) == 2  # the final board, then game 2's board
         assert_board_message(settled)
 
-        # /double was typed, so that board still shows its (now stale) buttons
-        stale = await fake.click(alice, board, "Roll")
+        # /double was typed: the board before it lost its buttons all the same...
+        await fake.until(lambda: not board.components)
+        # ...and a press that was already on its way is answered, not applied.
+        stale = await fake.click(alice, seen_before, "Roll")
         assert "moved on" in await private(stale)
     finally:
         await h.stop()

@@ -10,6 +10,7 @@ import pytest
 from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service import Actor, GameService, Place
+from bot.service_info import match_context
 from bot.storage import SqliteStorage
 
 ALICE = Actor(1, "alice")
@@ -149,7 +150,7 @@ async def test_ai_against_ai_through_the_service(service: GameService) -> None:
             if "stake" in terms and len(loaded.session.results) >= 2:
                 reply = await service.forfeit(place, ALICE)  # end the money session
             else:
-                decision = decide(game, service._context(loaded.session),
+                decision = decide(game, match_context(loaded.session),
                                   get_level("intermediate"))
                 reply = await service._apply_decision(place, ALICE, game, decision, row)
             assert reply.ok, reply.text

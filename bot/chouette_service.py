@@ -466,15 +466,21 @@ class ChouetteService:
                 await tx.set_chouette_members(crow.id,
                                               [(m.user, m.throw) for m in table.members])
             if not playing or work is None or stakes is None:
-                return await self._left(tx, crow, table, actor)
+                note = ""
+                if stakes is not None and actor.id in stakes.box_side:
+                    # A box partner's share was fixed when the game began: he has no
+                    # decision to drop, so his share stands to the end of this game.
+                    note = (f" {actor.name} still shares the box's result of the game in "
+                            "progress, as when it began.")
+                return await self._left(tx, crow, table, actor, note)
             await tx.update_chouette(crow.id, crow.version)
             return await self._leave_game(work, stakes, actor, confirm)
 
         return await self._run(place, actor, op)
 
     async def _left(self, tx: Transaction, crow: ChouetteRow, table: Table,
-                    actor: Actor) -> Reply:
-        text = f"{actor.name} leaves the chouette."
+                    actor: Actor, note: str = "") -> Reply:
+        text = f"{actor.name} leaves the chouette.{note}"
         if not table.members:
             await tx.update_chouette(crow.id, crow.version, status="closed")
             text += " The table is empty and closes."

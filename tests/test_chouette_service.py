@@ -429,6 +429,19 @@ async def test_box_partners_share_the_box_s_result(tmp_path: Path) -> None:
     assert await order(host) == [1, 3, 4, 2]
 
 
+async def test_a_box_partner_who_leaves_mid_game_keeps_his_share_of_that_game(
+        tmp_path: Path) -> None:
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 3, 5, 2])
+    await seat(host, [ALICE, BOB, CAROL, DAVE], box_partners=1)
+    reply = ok(await host.table.leave(HERE, DAVE))
+    assert ("dave leaves the chouette. dave still shares the box's result of the game in "
+            "progress, as when it began.") in reply.text
+    ok(await host.games.resign(HERE, BOB, "single"))
+    reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
+    assert await game_result(host, await last_game_id(host)) == {1: 1, 4: 1, 2: -1, 3: -1}
+    assert 4 not in await order(host)  # and he plays no further game
+
+
 async def test_a_suggestion_survives_the_captain_s_automatic_roll_until_he_plays(
         tmp_path: Path) -> None:
     host = await make(tmp_path, [6, 5, 4, 3, 1, 6, 5, 6, 5, 4, 3])

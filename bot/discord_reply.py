@@ -98,11 +98,9 @@ class Outgoing:
 class Presenter:
     """Renders replies and answers interactions (one per bot)."""
 
-    def __init__(self, theme: str = "default", *, defer_after: float = 2.0,
-                 renderer: Renderer | None = None) -> None:
-        self.theme = theme
-        self.renderer = renderer or Renderer(theme, workers=0)
-        """Draws the boards: worker processes in the bot (bot/renderer.py)."""
+    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0) -> None:
+        self.renderer = renderer or Renderer(workers=0)
+        """Draws the boards, in its theme: worker processes in the bot (bot/renderer.py)."""
         self.defer_after = defer_after
         """Seconds a service call may take before the interaction is deferred."""
         self._with_buttons: dict[int, int] = {}

@@ -1,10 +1,10 @@
 """Chouette in the game service: the table's commands and the per-game table strategy.
 
-The rules are in :mod:`bot.chouette` (pure values); this module stores them and
+The rules are in :mod:`engine.chouette` (pure values); this module stores them and
 connects them to :class:`~bot.service.GameService`.
 
 Storage.  A chouette is a ``chouettes`` row (rules: variant, rule options and
-:class:`~bot.chouette.TableOptions`; state: seated, games played, the seat
+:class:`~engine.chouette.TableOptions`; state: seated, games played, the seat
 throw) with its members in ``chouette_members`` (list order = ``position``).
 Each game of the chouette is its own money match row (``length`` 0, the
 table's stake) with ``chouette_id`` set: white is the box, black the captain.
@@ -31,7 +31,11 @@ from fractions import Fraction
 from typing import Any
 
 from bot import fairdice
-from bot.chouette import (
+from bot.replies import Act, Button, Refusal, Reply
+from bot.repository import ChouetteRow, LedgerEntry, MatchRow, StaleVersionError, Transaction
+from bot.service import MAX_TEXT, Actor, GameService, Place, Work
+from bot.views import chouette_panel
+from engine.chouette import (
     ChouetteError,
     Draw,
     GameStakes,
@@ -43,10 +47,6 @@ from bot.chouette import (
     draw_seats,
     settlement,
 )
-from bot.replies import Act, Button, Refusal, Reply
-from bot.repository import ChouetteRow, LedgerEntry, MatchRow, StaleVersionError, Transaction
-from bot.service import MAX_TEXT, Actor, GameService, Place, Work
-from bot.views import chouette_panel
 from engine.errors import BackgammonError
 from engine.game import Game, Phase
 from engine.player import Player

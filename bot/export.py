@@ -1,14 +1,14 @@
 """Export a channel's match or money session as .mat text, read from storage.
 
 Only the :class:`~bot.repository.Transaction` protocol is used; the text itself
-comes from :mod:`bot.matfile` (see there for the layout and what the format
-cannot hold: :class:`~bot.matfile.MatExportError`).
+comes from :mod:`engine.formats.matfile` (see there for the layout and what the format
+cannot hold: :class:`~engine.formats.matfile.MatExportError`).
 """
 
 from __future__ import annotations
 
-from bot.matfile import MatGame, export_match
 from bot.repository import MatchRow, Transaction
+from engine.formats.matfile import MatGame, export_match
 from engine.player import Player
 
 SITE = "Discord"
@@ -22,7 +22,7 @@ async def export_channel_match(tx: Transaction, match_row: MatchRow, *,
     the stored user names (the id when a user is unknown).  The score before
     each game is the sum of the stored results of the games before it (points
     won so far in a money session, ``length`` 0).  The date is the match's
-    creation date.  Raises :class:`~bot.matfile.MatExportError` for a variant,
+    creation date.  Raises :class:`~engine.formats.matfile.MatExportError` for a variant,
     scoring or set-up the format can't record.
     """
     white = await tx.get_user(match_row.white_id)

@@ -1,4 +1,4 @@
-"""The pure chouette rules (bot.chouette), checked against the rule books.
+"""The pure chouette rules (engine.chouette), checked against the rule books.
 
 000 'CHOUETTE'; 003 ch.4 I and III (notes), ch.5 "Chouette", ch.6 I (the
 settlement example); 004 'CHOUETTE'.
@@ -11,7 +11,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from bot.chouette import (
+from engine.chouette import (
     CaptainRefusal,
     ChouetteError,
     GameStakes,

@@ -19,7 +19,9 @@ from typing import Any
 import pytest
 
 from bot.export import export_channel_match
-from bot.matfile import (
+from bot.storage import SqliteStorage
+from engine.dice import Dice
+from engine.formats.matfile import (
     MatDouble,
     MatDrop,
     MatExportError,
@@ -32,8 +34,6 @@ from bot.matfile import (
     export_match,
     parse_mat,
 )
-from bot.storage import SqliteStorage
-from engine.dice import Dice
 from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession
 from engine.move import Move
@@ -55,7 +55,7 @@ from engine.scoring import EndReason, ResultKind
 W, B = Player.WHITE, Player.BLACK
 
 
-# -- helpers (independent of bot.matfile) ---------------------------------------------
+# -- helpers (independent of engine.formats.matfile) ---------------------------------------------
 
 
 def timeline(record: GameRecord) -> list[tuple[Any, ...]]:

@@ -258,7 +258,7 @@ def test_config_replace_is_usable() -> None:
 
 
 async def test_export_gives_a_mat_file_that_parses_back(tmp_path: Path) -> None:
-    from bot.matfile import parse_mat
+    from engine.formats.matfile import parse_mat
 
     service = await make(tmp_path, [3, 1, 5, 2])
     await start(service, length=3)

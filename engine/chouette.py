@@ -57,6 +57,8 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from engine.errors import BackgammonError
+
 MIN_PLAYERS = 3
 """A chouette is "more than two people" (003 ch.1); with two, play money instead."""
 DEFAULT_CAP = 6
@@ -64,7 +66,7 @@ MAX_CAP = 8
 MAX_RETHROWS = 50
 
 
-class ChouetteError(Exception):
+class ChouetteError(BackgammonError):
     """A chouette rule refuses the request; the message says why, for the user."""
 
 

@@ -1,0 +1,1 @@
+"""GNU Backgammon file formats: ``.mat`` match files (read and write)."""

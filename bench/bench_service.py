@@ -44,7 +44,7 @@ from bot.renderer import Renderer
 from bot.replies import Act, Reply
 from bot.runtime import tune_gc
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 from render import render_png
 
 GAMES = 200

@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     command = args.command
     if command == "migrate-sqlite":
-        from bot.pg_migrate import run as migrate_sqlite
+        from bot.storage.sqlite_to_postgres import run as migrate_sqlite
 
         return migrate_sqlite(args.sqlite_path, args.postgres_url)
     if command is None:

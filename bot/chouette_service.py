@@ -32,8 +32,8 @@ from typing import Any
 
 from bot import fairdice
 from bot.replies import Act, Button, Refusal, Reply
-from bot.repository import ChouetteRow, LedgerEntry, MatchRow, StaleVersionError, Transaction
 from bot.service import MAX_TEXT, Actor, GameService, Place, Work
+from bot.storage.interface import ChouetteRow, LedgerEntry, MatchRow, StaleVersionError, Transaction
 from bot.views import chouette_panel
 from engine.chouette import (
     ChouetteError,

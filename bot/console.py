@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.ai.runner import runner_from_config
-from bot.backends import describe, make_storage
 from bot.config import Config
 from bot.replies import Reply
 from bot.service import Actor, GameService, Place
+from bot.storage.backends import describe, make_storage
 
 GUILD = 1
 HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"):

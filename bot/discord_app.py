@@ -34,8 +34,8 @@ from bot.buttons import GameButton
 from bot.config import Config
 from bot.discord_reply import NotInGuild, Presenter
 from bot.renderer import Renderer
-from bot.repository import Storage
 from bot.service import GameService
+from bot.storage.interface import Storage
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ class BackgammonBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self._service is None:
             if self._storage is None:
-                from bot.backends import make_storage
+                from bot.storage.backends import make_storage
 
                 self._storage = make_storage(self.config)  # SQLite file or PostgreSQL url
             await self._storage.open()

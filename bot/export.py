@@ -1,13 +1,13 @@
 """Export a channel's match or money session as .mat text, read from storage.
 
-Only the :class:`~bot.repository.Transaction` protocol is used; the text itself
+Only the :class:`~bot.storage.interface.Transaction` protocol is used; the text itself
 comes from :mod:`engine.formats.matfile` (see there for the layout and what the format
 cannot hold: :class:`~engine.formats.matfile.MatExportError`).
 """
 
 from __future__ import annotations
 
-from bot.repository import MatchRow, Transaction
+from bot.storage.interface import MatchRow, Transaction
 from engine.formats.matfile import MatGame, export_match
 from engine.player import Player
 

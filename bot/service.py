@@ -38,9 +38,9 @@ from bot.ai.levels import get_level
 from bot.ai.player import Decision
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.replay import replay_game
 from bot.replies import Act, Board, Button, Refusal, Reply
-from bot.repository import (
+from bot.service_info import InfoCommands, match_context
+from bot.storage.interface import (
     GameRow,
     LedgerEntry,
     MatchRow,
@@ -49,7 +49,7 @@ from bot.repository import (
     Storage,
     Transaction,
 )
-from bot.service_info import InfoCommands, match_context
+from bot.storage.replay import replay_game
 from bot.table import PAIR, Table
 from bot.views import Session, board
 from engine.dice import Dice

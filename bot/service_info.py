@@ -15,9 +15,9 @@ from bot import fairdice, ratings
 from bot.ai.context import MatchContext
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.replay import replay_game
 from bot.replies import Board, Refusal, Reply
-from bot.repository import MatchRow, Storage, Transaction
+from bot.storage.interface import MatchRow, Storage, Transaction
+from bot.storage.replay import replay_game
 from bot.views import Session, board
 from engine.errors import BackgammonError
 from engine.match import Match

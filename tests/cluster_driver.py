@@ -31,10 +31,10 @@ from bot.service import GameService
 
 def open_storage(db: str, pool_size: int = 4) -> Any:
     if db.startswith(("postgresql://", "postgres://")):
-        from bot.storage_pg import PostgresStorage
+        from bot.storage.postgres import PostgresStorage
 
         return PostgresStorage(db, pool_size=pool_size)
-    from bot.storage import SqliteStorage
+    from bot.storage.sqlite import SqliteStorage
 
     return SqliteStorage(db)
 

@@ -6,7 +6,7 @@ import itertools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 
 class Script:

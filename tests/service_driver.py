@@ -47,11 +47,11 @@ from typing import Any
 
 from bot import fairdice
 from bot.config import Config
-from bot.replay import replay_game as replay
 from bot.replies import Reply
-from bot.repository import EventRow, GameRow, MatchRow, Transaction
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
+from bot.storage.interface import EventRow, GameRow, MatchRow, Transaction
+from bot.storage.replay import replay_game as replay
+from bot.storage.sqlite import SqliteStorage
 from bot.verify import dice_of_record
 from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession

@@ -35,7 +35,7 @@ DRIVER = ROOT / "tests" / "cluster_driver.py"
 
 
 async def _open(url: str) -> Any:
-    from bot.storage_pg import PostgresStorage
+    from bot.storage.postgres import PostgresStorage
 
     storage = PostgresStorage(url, pool_size=4)
     await storage.open()

@@ -19,7 +19,7 @@ import service_driver as driver
 
 from bot.config import Config
 from bot.service import GameService
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANNELS = [driver.CHANNEL_BASE + i for i in range(6)]
@@ -55,8 +55,8 @@ def needs_pg() -> None:
 
 async def test_migrate_copies_and_verifies_then_games_continue(
         tmp_path: Path, pg_url: str) -> None:
-    from bot.pg_migrate import migrate
-    from bot.storage_pg import PostgresStorage
+    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sqlite_to_postgres import migrate
 
     path = tmp_path / "old.sqlite3"
     await _played_sqlite(path)
@@ -87,8 +87,8 @@ async def test_migrate_copies_and_verifies_then_games_continue(
 
 async def test_migrate_reports_a_tampered_copy_and_a_non_empty_target(
         tmp_path: Path, pg_url: str) -> None:
-    from bot.pg_migrate import MigrationError, migrate, verify
-    from bot.storage_pg import PostgresStorage
+    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sqlite_to_postgres import MigrationError, migrate, verify
 
     path = tmp_path / "old.sqlite3"
     await _played_sqlite(path, actions=60)

@@ -33,7 +33,7 @@ from bot.cogs.reminders import ReminderCog
 from bot.config import Config, DiscordConfig, GameConfig, StorageConfig
 from bot.discord_app import BackgammonBot
 from bot.service import GameService
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 TOKEN = "fake.bot-token.SECRET-do-not-log"
 BOARD_WIDTH = 800

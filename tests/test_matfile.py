@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.export import export_channel_match
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 from engine.dice import Dice
 from engine.formats.matfile import (
     MatDouble,

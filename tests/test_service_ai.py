@@ -11,7 +11,7 @@ from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service import Actor, GameService, Place
 from bot.service_info import match_context
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")

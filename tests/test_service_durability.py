@@ -32,7 +32,7 @@ import service_driver as driver
 
 from bot.config import Config
 from bot.service import GameService
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent
 CHANNELS = 6

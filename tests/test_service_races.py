@@ -23,7 +23,7 @@ import service_driver as driver
 from bot.config import Config
 from bot.replies import Reply
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent
 PLACE = Place(1, 77)

@@ -20,7 +20,7 @@ from test_service_races import BLACK, PLACE, SPECTATOR, WHITE, make_service
 
 from bot.replies import Reply
 from bot.service import Actor, GameService, Place
-from bot.storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 
 CHALLENGED = Place(1, 78)  # a challenge waiting for bob
 FREE = Place(1, 79)  # no match

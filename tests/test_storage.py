@@ -15,9 +15,9 @@ from typing import Any
 import pg
 import pytest
 
-from bot import storage as storage_module
-from bot.repository import LedgerEntry, StaleVersionError, Storage
-from bot.storage import SqliteStorage, migrations
+from bot.storage.interface import LedgerEntry, StaleVersionError, Storage
+from bot.storage.sqlite import SqliteStorage, migrations
+from bot.storage import sqlite as storage_module
 
 
 class Backend:
@@ -58,7 +58,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path,
         pytest.skip(reason)
     import asyncpg
 
-    from bot.storage_pg import PostgresStorage
+    from bot.storage.postgres import PostgresStorage
 
     url = await pg.create_database()
     b = Backend("postgres", lambda: PostgresStorage(url, pool_size=4),

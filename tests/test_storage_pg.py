@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("asyncpg", reason="asyncpg is not installed (pip install asyncpg)")
 
-from bot.storage import migrations
-from bot.storage_pg import identity_tables, pg_migrations, translate
+from bot.storage.postgres import identity_tables, pg_migrations, translate
+from bot.storage.sqlite import migrations
 
 
 def test_every_sqlite_migration_has_a_postgres_twin() -> None:
@@ -32,8 +32,8 @@ def test_identity_tables_come_from_the_migrations() -> None:
 async def test_a_deadlock_is_reported_as_a_stale_action(pg_url: str) -> None:
     import asyncio
 
-    from bot.repository import StaleVersionError
-    from bot.storage_pg import PostgresStorage
+    from bot.storage.interface import StaleVersionError
+    from bot.storage.postgres import PostgresStorage
 
     storage = PostgresStorage(pg_url, pool_size=4)
     await storage.open()

@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.replay import replay_game as replay
-from bot.storage import SqliteStorage
-from bot.storage_pg import PostgresStorage
+from bot.storage.postgres import PostgresStorage
+from bot.storage.replay import replay_game as replay
+from bot.storage.sqlite import SqliteStorage
 from engine.game import Game
 
 _SKIP = {"schema_version", "sqlite_sequence"}

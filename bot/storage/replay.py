@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.repository import EventRow, GameRow, MatchRow
+from bot.storage.interface import EventRow, GameRow, MatchRow
 from engine.game import Game
 from engine.player import Player
 from engine.record import events_from_list

@@ -1,23 +1,23 @@
 """Choose the storage backend from the config.
 
 ``storage.url`` set (``postgresql://user@host:port/dbname``): the shared
-PostgreSQL database of a sharded deployment (:mod:`bot.storage_pg`, needs
+PostgreSQL database of a sharded deployment (:mod:`bot.storage.postgres`, needs
 asyncpg).  Otherwise the embedded SQLite file ``storage.database``.
 """
 
 from __future__ import annotations
 
 from bot.config import Config
-from bot.repository import Storage
+from bot.storage.interface import Storage
 
 
 def make_storage(config: Config) -> Storage:
     """The (not yet opened) storage the config names."""
     if config.storage.url:
-        from bot.storage_pg import PostgresStorage
+        from bot.storage.postgres import PostgresStorage
 
         return PostgresStorage(config.storage.url, pool_size=config.storage.pool_size)
-    from bot.storage import SqliteStorage
+    from bot.storage.sqlite import SqliteStorage
 
     return SqliteStorage(config.storage.database)
 

@@ -2,7 +2,7 @@
 
 * WAL journal, foreign keys on, ``synchronous=FULL`` so a committed action
   survives a crash of the process or the machine.
-* Numbered migrations from ``bot/migrations/NNNN_*.sql`` are applied at
+* Numbered migrations from ``bot/storage/migrations/sqlite/NNNN_*.sql`` are applied at
   start-up, each in one transaction together with its ``schema_version`` row.
 * :meth:`SqliteStorage.transaction` opens ``BEGIN IMMEDIATE`` (the write lock
   is taken up front, so two processes never interleave inside one action) and
@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 import aiosqlite
 
-from bot.repository import (
+from bot.storage.interface import (
     ChouetteMemberRow,
     ChouetteRow,
     EventRow,
@@ -75,12 +75,10 @@ def now() -> str:
 def migrations(dialect: str = "") -> list[tuple[int, str, str]]:
     """(version, name, sql) of every migration, in order.
 
-    ``dialect`` names a subfolder of ``bot/migrations`` (``"postgres"``); the
-    default is the SQLite migrations in the folder itself.
+    ``dialect`` names a subfolder of ``bot/storage/migrations``: ``"sqlite"`` (the
+    default) or ``"postgres"``.
     """
-    folder = resources.files("bot").joinpath("migrations")
-    if dialect:
-        folder = folder.joinpath(dialect)
+    folder = resources.files("bot.storage").joinpath("migrations").joinpath(dialect or "sqlite")
     found: list[tuple[int, str, str]] = []
     for entry in folder.iterdir():
         match = _MIGRATION_RE.match(entry.name)
@@ -218,7 +216,7 @@ class SqliteTransaction:
     Every method speaks through five primitives -- ``_all``/``_one`` (rows),
     ``_cursor`` (rowcount and id of a write), ``_write``/``_write_many`` and
     ``_write_checked`` (results not needed: deferred, see the module notes) --
-    which :class:`bot.storage_pg.PostgresTransaction` runs on asyncpg instead.
+    which :class:`bot.storage.postgres.PostgresTransaction` runs on asyncpg instead.
     """
 
     def __init__(self, db: aiosqlite.Connection, begin: str | None = None) -> None:

@@ -1,7 +1,7 @@
 """The storage interface the game service depends on.
 
 The service only talks to :class:`Storage` and :class:`Transaction`; the SQLite
-implementation lives in :mod:`bot.storage` (all SQL is there), and another
+implementation lives in :mod:`bot.storage.sqlite` (all SQL is there), and another
 backend (PostgreSQL) can implement the same protocols without the service
 changing.  Every service operation runs inside exactly one transaction.
 """

@@ -1,8 +1,8 @@
 """PostgreSQL storage (asyncpg): the shared database of a sharded deployment.
 
 Several bot processes open one PostgreSQL database; each keeps a small pool
-of connections.  The SQL is *shared* with :mod:`bot.storage`:
-:class:`PostgresTransaction` is :class:`~bot.storage.SqliteTransaction` with
+of connections.  The SQL is *shared* with :mod:`bot.storage.sqlite`:
+:class:`PostgresTransaction` is :class:`~bot.storage.sqlite.SqliteTransaction` with
 its five statement primitives run at once (SQLite defers the writes to batch
 them into fewer trips to its thread; asyncpg has no mixed batches) on
 :class:`PgDatabase`, a small aiosqlite-like facade over an asyncpg
@@ -32,7 +32,7 @@ exactly one process.  A deadlock or serialization
 failure PostgreSQL detects is reported as :class:`StaleVersionError` (nothing
 was applied; the user sees "the game moved on").
 
-Migrations: ``bot/migrations/postgres/NNNN_*.sql``, the same numbers and names
+Migrations: ``bot/storage/migrations/postgres/NNNN_*.sql``, the same numbers and names
 as the SQLite ones, applied at start-up under an advisory lock (processes that
 start together migrate once).
 """
@@ -47,8 +47,8 @@ from typing import Any, cast
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
 
-from bot.repository import StaleVersionError, UserRow
-from bot.storage import SqliteTransaction, migrations, now
+from bot.storage.interface import StaleVersionError, UserRow
+from bot.storage.sqlite import SqliteTransaction, migrations, now
 
 _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _PARAM_RE = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
@@ -190,7 +190,7 @@ def _alias_board_sql(sql: str) -> str:
     """PostgreSQL 15 wants an alias on the UNION ALL subquery of the leaderboard."""
     old = "SELECT black_id FROM matches WHERE guild_id = :g AND status = 'finished')"
     if old not in sql:  # the shared SQL changed: make the difference visible at import
-        raise RuntimeError("bot.storage leaderboard SQL changed; update bot/storage_pg.py")
+        raise RuntimeError("bot.storage.sqlite leaderboard SQL changed; update bot/storage_pg.py")
     return sql.replace(old, old + " AS finished_sides")
 
 

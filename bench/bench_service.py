@@ -41,9 +41,9 @@ from pathlib import Path
 
 from bot.config import Config
 from bot.renderer import Renderer
-from bot.replies import Act, Reply
 from bot.runtime import tune_gc
-from bot.service import Actor, GameService, Place
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Act, Reply
 from bot.storage.sqlite import SqliteStorage
 from render import render_png
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
-from bot.replies import Act, Button, Reply
-from bot.service import Actor, GameService, Place
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Act, Button, Reply
 
 if TYPE_CHECKING:
     from bot.discord_reply import Presenter

@@ -13,7 +13,7 @@ file (``-`` for standard input), echoing each one.  Users are identified by
 name; a user's id is derived from the name, so a database can be reopened.
 
 The console is an adapter like the Discord cogs: it only translates lines into
-:class:`~bot.service.GameService` calls and replies into text.
+:class:`~bot.service.game.GameService` calls and replies into text.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from typing import TextIO
 
 from bot.ai.runner import runner_from_config
 from bot.config import Config
-from bot.replies import Reply
-from bot.service import Actor, GameService, Place
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Reply
 from bot.storage.backends import describe, make_storage
 
 GUILD = 1
@@ -253,7 +253,7 @@ class Console:
             await self.demo()
 
         async def chouette(actor: Actor, rest: str) -> None:
-            from bot.chouette_service import ChouetteService
+            from bot.service.chouette import ChouetteService
 
             table = ChouetteService(s)
             sub, _, text = rest.partition(" ")

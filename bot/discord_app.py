@@ -1,7 +1,7 @@
 """The Discord bot: a thin adapter from slash commands and buttons to the game service.
 
 :class:`BackgammonBot` is a :class:`discord.ext.commands.AutoShardedBot` whose
-``setup_hook`` opens the storage, creates the :class:`~bot.service.GameService`
+``setup_hook`` opens the storage, creates the :class:`~bot.service.game.GameService`
 (unless one is injected, as the tests do), registers the persistent game
 buttons (:class:`~bot.buttons.GameButton`), loads every cog in ``bot/cogs``
 and syncs the application commands, only when their payload changed since the
@@ -34,7 +34,7 @@ from bot.buttons import GameButton
 from bot.config import Config
 from bot.discord_reply import NotInGuild, Presenter
 from bot.renderer import Renderer
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.storage.interface import Storage
 
 log = logging.getLogger(__name__)

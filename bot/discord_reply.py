@@ -1,4 +1,4 @@
-"""Turn the service's :class:`~bot.replies.Reply` into Discord messages.
+"""Turn the service's :class:`~bot.service.replies.Reply` into Discord messages.
 
 The cogs and the buttons call the service, then hand the reply to a
 :class:`Presenter`, which knows the few Discord rules of answering:
@@ -30,8 +30,8 @@ import discord
 
 from bot.buttons import build_view
 from bot.renderer import Renderer
-from bot.replies import Board, Reply
-from bot.service import Actor, Place
+from bot.service.game import Actor, Place
+from bot.service.replies import Board, Reply
 
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096

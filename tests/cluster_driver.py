@@ -26,7 +26,7 @@ from typing import Any
 import service_driver as driver
 
 from bot.config import Config
-from bot.service import GameService
+from bot.service.game import GameService
 
 
 def open_storage(db: str, pool_size: int = 4) -> Any:

@@ -1,4 +1,4 @@
-"""Play random games through :class:`bot.service.GameService`, and audit a database.
+"""Play random games through :class:`bot.service.game.GameService`, and audit a database.
 
 Run as a subprocess by the durability and race tests::
 
@@ -45,14 +45,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot import fairdice
 from bot.config import Config
-from bot.replies import Reply
-from bot.service import Actor, GameService, Place
+from bot.service import fairdice
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Reply
+from bot.service.verify import dice_of_record
 from bot.storage.interface import EventRow, GameRow, MatchRow, Transaction
 from bot.storage.replay import replay_game as replay
 from bot.storage.sqlite import SqliteStorage
-from bot.verify import dice_of_record
 from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession
 from engine.player import Player

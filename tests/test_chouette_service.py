@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from scripted import OPENED, Script, opened
 
-from bot.chouette_service import ChouetteService
 from bot.config import Config
-from bot.replies import Act, Reply
-from bot.service import Actor, GameService, Place
+from bot.service.chouette import ChouetteService
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Act, Reply
 from render.view import StakeState
 
 ALICE = Actor(1, "alice")

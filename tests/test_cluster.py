@@ -28,7 +28,7 @@ from typing import Any
 import service_driver as driver
 
 from bot.config import Config
-from bot.service import GameService
+from bot.service.game import GameService
 
 ROOT = Path(__file__).resolve().parent.parent
 DRIVER = ROOT / "tests" / "cluster_driver.py"

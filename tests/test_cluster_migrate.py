@@ -18,7 +18,7 @@ import pytest
 import service_driver as driver
 
 from bot.config import Config
-from bot.service import GameService
+from bot.service.game import GameService
 from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent

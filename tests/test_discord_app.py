@@ -19,7 +19,7 @@ from bot.discord_app import (
     cog_extensions,
     describe_error,
 )
-from bot.replies import Act, Button, Reply
+from bot.service.replies import Act, Button, Reply
 
 
 def test_missing_permissions_are_named() -> None:

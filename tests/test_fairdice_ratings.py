@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from bot import fairdice, ratings
+from bot.service import fairdice, ratings
 
 
 def test_seed_hash_is_sha256_of_the_seed_bytes() -> None:

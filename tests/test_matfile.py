@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.export import export_channel_match
+from bot.service.export import export_channel_match
 from bot.storage.sqlite import SqliteStorage
 from engine.dice import Dice
 from engine.formats.matfile import (

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from scripted import Script, opened
 
-from bot import fairdice
 from bot.config import Config, GameConfig, TimeoutConfig
-from bot.replies import Act
-from bot.service import Actor, GameService, Place
+from bot.service import fairdice
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Act
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")

@@ -9,8 +9,8 @@ import pytest
 
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.service import Actor, GameService, Place
-from bot.service_info import match_context
+from bot.service.game import Actor, GameService, Place
+from bot.service.info import match_context
 from bot.storage.sqlite import SqliteStorage
 
 ALICE = Actor(1, "alice")

@@ -21,8 +21,8 @@ import pytest
 import service_driver as driver
 
 from bot.config import Config
-from bot.replies import Reply
-from bot.service import Actor, GameService, Place
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Reply
 from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,8 +18,8 @@ import pytest
 import service_driver as driver
 from test_service_races import BLACK, PLACE, SPECTATOR, WHITE, make_service
 
-from bot.replies import Reply
-from bot.service import Actor, GameService, Place
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Reply
 from bot.storage.sqlite import SqliteStorage
 
 CHALLENGED = Place(1, 78)  # a challenge waiting for bob

@@ -9,8 +9,8 @@ import discord
 from discord.ext import commands
 
 from bot.discord_reply import Presenter, actor_of, place_of
-from bot.replies import Reply
-from bot.service import Actor, GameService, Place
+from bot.service.game import Actor, GameService, Place
+from bot.service.replies import Reply
 
 if TYPE_CHECKING:
     from bot.discord_app import BackgammonBot

@@ -2,7 +2,7 @@
 
 A chouette is one player (the box) against a team (a captain and partners)
 sharing one board; :mod:`engine.chouette` has the rules and
-:class:`~bot.chouette_service.ChouetteService` the table's commands.  The game
+:class:`~bot.service.chouette.ChouetteService` the table's commands.  The game
 itself is played with the ordinary game commands and buttons: the captain
 rolls, moves and doubles for the team, and every partner answers the box's
 doubles for himself with /take or /drop (or the buttons, which list the
@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
-from bot.chouette_service import ChouetteService
 from bot.cogs._base import Interaction, ServiceCog
 from bot.cogs.game import SCORING, VariantName, board_permissions, rule_terms
-from bot.service import MAX_TEXT
+from bot.service.chouette import ChouetteService
+from bot.service.game import MAX_TEXT
 from engine.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
 
 if TYPE_CHECKING:

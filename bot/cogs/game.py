@@ -21,7 +21,7 @@ from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.cogs._base import Interaction, ServiceCog
 from bot.discord_app import MissingPermission, permission_names
 from bot.discord_reply import actor_of, place_of
-from bot.service import Place
+from bot.service.game import Place
 from engine.rules import ScoringMethod
 from engine.variant import VARIANTS, get_variant
 

@@ -190,7 +190,8 @@ def _alias_board_sql(sql: str) -> str:
     """PostgreSQL 15 wants an alias on the UNION ALL subquery of the leaderboard."""
     old = "SELECT black_id FROM matches WHERE guild_id = :g AND status = 'finished')"
     if old not in sql:  # the shared SQL changed: make the difference visible at import
-        raise RuntimeError("bot.storage.sqlite leaderboard SQL changed; update bot/storage_pg.py")
+        raise RuntimeError("bot.storage.sqlite leaderboard SQL changed; "
+                           "update bot/storage/postgres.py")
     return sql.replace(old, old + " AS finished_sides")
 
 

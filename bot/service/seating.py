@@ -1,7 +1,7 @@
 """Who sits at a match's table: the per-match strategy the game service consults.
 
 A match is played by two players (:data:`PAIR`, the ordinary case), or it is
-one game of a chouette (:class:`bot.chouette_service.ChouetteTable`), where
+one game of a chouette (:class:`bot.service.chouette.ChouetteTable`), where
 white is the box, black the captain, and partners have a say in the cube.
 The game service asks its match's table at a few explicit points only:
 
@@ -25,15 +25,15 @@ from typing import TYPE_CHECKING, Protocol
 from render.view import ChouetteView
 
 if TYPE_CHECKING:
-    from bot.replies import Button
-    from bot.service import Actor, Work
+    from bot.service.game import Actor, Work
+    from bot.service.replies import Button
     from engine.game import Game
     from engine.scoring import Result
 
 
 class Table(Protocol):
     def refuse_outsider(self, work: Work, actor: Actor) -> None:
-        """Raise a specific :class:`~bot.replies.Refusal` for ``actor``, or return."""
+        """Raise a specific :class:`~bot.service.replies.Refusal` for ``actor``, or return."""
         ...
 
     async def answer_double(self, work: Work, take: bool) -> bool:

@@ -2,7 +2,7 @@
 
 Platform-neutral and async: the Discord cogs and the console mode call the
 same methods with the acting user and the place (guild and channel), and get
-a :class:`~bot.replies.Reply` back.  Nothing here knows about discord.py.
+a :class:`~bot.service.replies.Reply` back.  Nothing here knows about discord.py.
 
 Every state-changing call is **one transaction**:
 
@@ -19,7 +19,7 @@ Any refusal (service rule or engine error) rolls the transaction back and
 returns an ephemeral reply with the reason, so bad input never changes state.
 
 The commands that only look (hints, analysis, leaderboard, stats, export,
-rules, dice verification) are in :mod:`bot.service_info`, mixed in.
+rules, dice verification) are in :mod:`bot.service.info`, mixed in.
 """
 
 from __future__ import annotations
@@ -33,13 +33,15 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot import fairdice, ratings
 from bot.ai.levels import get_level
 from bot.ai.player import Decision
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.replies import Act, Board, Button, Refusal, Reply
-from bot.service_info import InfoCommands, match_context
+from bot.service import fairdice, ratings
+from bot.service.info import InfoCommands, match_context
+from bot.service.replies import Act, Board, Button, Refusal, Reply
+from bot.service.seating import PAIR, Table
+from bot.service.views import Session, board
 from bot.storage.interface import (
     GameRow,
     LedgerEntry,
@@ -50,8 +52,6 @@ from bot.storage.interface import (
     Transaction,
 )
 from bot.storage.replay import replay_game
-from bot.table import PAIR, Table
-from bot.views import Session, board
 from engine.dice import Dice
 from engine.errors import (
     AmbiguousPlayError,
@@ -158,7 +158,7 @@ class Work:
     match_winner: int | None = None
     attachment: tuple[str, bytes] | None = None
     table: Table = PAIR
-    """Who sits at this match: two players, or a chouette (see :mod:`bot.table`)."""
+    """Who sits at this match: two players, or a chouette (see :mod:`bot.service.seating`)."""
     row_changes: dict[str, Any] = field(default_factory=dict)
     """More match columns to write at commit (a chouette's new captain: black_id)."""
 
@@ -371,7 +371,7 @@ class GameService(InfoCommands):
         """The table strategy of a match: a chouette game, or two players."""
         if row.chouette_id is None:
             return PAIR
-        from bot.chouette_service import ChouetteTable
+        from bot.service.chouette import ChouetteTable
 
         return ChouetteTable(self)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.replies import Board
+from bot.service.replies import Board
 from engine.game import Game, Phase
 from engine.gnubgid import (
     GameState,

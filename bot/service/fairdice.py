@@ -13,7 +13,7 @@ them) is derived as::
 
 When the game ends the seed is revealed, so anyone can recompute every roll
 and compare with the game record (:func:`verify`; also
-``python -m bot.fairdice SEED_HEX HASH_HEX N`` prints the first N dice).
+``python -m bot.service.fairdice SEED_HEX HASH_HEX N`` prints the first N dice).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def verify(seed_hex: str, published_hash: str, dice: Sequence[int]) -> list[str]
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 3:
-        print("usage: python -m bot.fairdice SEED_HEX HASH_HEX N", file=sys.stderr)
+        print("usage: python -m bot.service.fairdice SEED_HEX HASH_HEX N", file=sys.stderr)
         return 2
     seed, published, count = args
     try:

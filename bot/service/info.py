@@ -1,7 +1,7 @@
 """The service's commands that only look: hints and analysis, the leaderboard and
 player stats, the ``.mat`` export, the rules in force and the dice check.
 
-:class:`InfoCommands` is mixed into :class:`bot.service.GameService`: these
+:class:`InfoCommands` is mixed into :class:`bot.service.game.GameService`: these
 commands change nothing, so they read through ``storage.snapshot()`` (no write
 lock, no version to check) and need only the service's storage, configuration,
 AI runner and match loader.
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot import fairdice, ratings
 from bot.ai.context import MatchContext
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.replies import Board, Refusal, Reply
+from bot.service import fairdice, ratings
+from bot.service.replies import Board, Refusal, Reply
+from bot.service.views import Session, board
 from bot.storage.interface import MatchRow, Storage, Transaction
 from bot.storage.replay import replay_game
-from bot.views import Session, board
 from engine.errors import BackgammonError
 from engine.match import Match
 from engine.player import Player
@@ -26,7 +26,7 @@ from engine.rules import RuleOptions
 from engine.variant import get_variant
 
 if TYPE_CHECKING:
-    from bot.service import Actor, Loaded, Place
+    from bot.service.game import Actor, Loaded, Place
 
 MAX_ID = 2**62
 """Ids above this are not ours (SQLite integers are signed 64-bit)."""
@@ -189,7 +189,7 @@ class InfoCommands:
 
     async def export(self, place: Place, actor: Actor) -> Reply:
         """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
-        from bot.export import export_channel_match
+        from bot.service.export import export_channel_match
 
         try:
             async with self.storage.snapshot() as tx:
@@ -232,7 +232,7 @@ class InfoCommands:
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
         """Recompute every die of a finished game from its revealed seed."""
-        from bot.verify import dice_of_record
+        from bot.service.verify import dice_of_record
 
         async with self.storage.snapshot() as tx:
             if game_id is None:
@@ -260,4 +260,4 @@ class InfoCommands:
         return Reply(ok=True, text=(
             f"Game {game_row.id}: all {len(dice)} dice match the seed {game_row.seed} "
             f"(SHA-256 {game_row.seed_hash}). Check it yourself: "
-            f"python -m bot.fairdice {game_row.seed} {game_row.seed_hash} {len(dice)}"))
+            f"python -m bot.service.fairdice {game_row.seed} {game_row.seed_hash} {len(dice)}"))

@@ -1,7 +1,7 @@
 """Chouette in the game service: the table's commands and the per-game table strategy.
 
 The rules are in :mod:`engine.chouette` (pure values); this module stores them and
-connects them to :class:`~bot.service.GameService`.
+connects them to :class:`~bot.service.game.GameService`.
 
 Storage.  A chouette is a ``chouettes`` row (rules: variant, rule options and
 :class:`~engine.chouette.TableOptions`; state: seated, games played, the seat
@@ -30,11 +30,11 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from bot import fairdice
-from bot.replies import Act, Button, Refusal, Reply
-from bot.service import MAX_TEXT, Actor, GameService, Place, Work
+from bot.service import fairdice
+from bot.service.game import MAX_TEXT, Actor, GameService, Place, Work
+from bot.service.replies import Act, Button, Refusal, Reply
+from bot.service.views import chouette_panel
 from bot.storage.interface import ChouetteRow, LedgerEntry, MatchRow, StaleVersionError, Transaction
-from bot.views import chouette_panel
 from engine.chouette import (
     ChouetteError,
     Draw,
@@ -75,7 +75,7 @@ def _pts(value: int | Fraction) -> str:
 # ----------------------------------------------------------- the game's table
 
 class ChouetteTable:
-    """The table strategy of a chouette game (see :mod:`bot.table`)."""
+    """The table strategy of a chouette game (see :mod:`bot.service.seating`)."""
 
     def __init__(self, games: GameService) -> None:
         self.games = games

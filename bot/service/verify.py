@@ -3,7 +3,7 @@
 The service draws dice from the game's seed in this order: an opening throw
 takes white's die (or dice) then black's; a roll takes its first then its
 second die.  Reading the record in order gives the sequence to compare with
-:func:`bot.fairdice.die`.
+:func:`bot.service.fairdice.die`.
 """
 
 from __future__ import annotations

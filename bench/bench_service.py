@@ -3,7 +3,7 @@ SQLite file (WAL, synchronous=FULL) in a temporary directory.
 
 The issue's measure is the service time of one move *including its render*
 (parse, validate, apply, commit, render), so the loads below render every
-reply's board the way the Discord adapter does (:class:`bot.renderer.Renderer`,
+reply's board the way the Discord adapter does (:class:`bot.adapters.discord.renderer.Renderer`,
 its worker processes) and time a move from the call to the PNG bytes.
 
 Two series, each: **saturation** (one asyncio task per game plays on -- roll,
@@ -39,8 +39,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
-from bot.renderer import Renderer
 from bot.runtime import tune_gc
 from bot.service.game import Actor, GameService, Place
 from bot.service.replies import Act, Reply

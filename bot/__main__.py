@@ -65,14 +65,14 @@ def main(argv: list[str] | None = None) -> int:
             print("config error: no Discord token: set DISCORD_TOKEN or discord.token",
                   file=sys.stderr)
             return 2
-        from bot.discord_app import run_discord
+        from bot.adapters.discord.app import run_discord
         from bot.runtime import tune_gc
 
         tune_gc()
         return run_discord(config)
     if getattr(args, "db", None):
         config = with_database(config, args.db)
-    from bot.console import run_console
+    from bot.adapters.console import run_console
     from bot.runtime import tune_gc
 
     tune_gc()

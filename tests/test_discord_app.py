@@ -9,9 +9,7 @@ from pathlib import Path
 import discord
 from discord import app_commands
 
-from bot.buttons import CUSTOM_ID_MAX, GameButton, build_view, custom_id
-from bot.config import Config, DiscordConfig, StorageConfig, TimeoutConfig
-from bot.discord_app import (
+from bot.adapters.discord.app import (
     APOLOGY,
     BackgammonBot,
     MissingPermission,
@@ -19,6 +17,8 @@ from bot.discord_app import (
     cog_extensions,
     describe_error,
 )
+from bot.adapters.discord.buttons import CUSTOM_ID_MAX, GameButton, build_view, custom_id
+from bot.config import Config, DiscordConfig, StorageConfig, TimeoutConfig
 from bot.service.replies import Act, Button, Reply
 
 
@@ -64,7 +64,8 @@ def test_token_is_redacted_from_logs() -> None:
 
 
 def test_cogs_are_discovered() -> None:
-    assert {"bot.cogs.game", "bot.cogs.info"} <= set(cog_extensions())
+    cogs = "bot.adapters.discord.cogs"
+    assert {f"{cogs}.game", f"{cogs}.info"} <= set(cog_extensions())
 
 
 async def test_command_hash_is_stable_and_depends_on_the_target(tmp_path: Path) -> None:

@@ -28,9 +28,9 @@ from fake_discord import EPHEMERAL, FakeDiscord, Interaction, Message, User
 from PIL import Image
 from scripted import Script as ScriptedDice
 
-from bot.cogs.reminders import ReminderCog
+from bot.adapters.discord.app import BackgammonBot
+from bot.adapters.discord.cogs.reminders import ReminderCog
 from bot.config import Config, DiscordConfig, GameConfig, StorageConfig
-from bot.discord_app import BackgammonBot
 from bot.service import fairdice
 from bot.service.game import GameService
 from bot.storage.sqlite import SqliteStorage

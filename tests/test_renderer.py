@@ -7,7 +7,7 @@ import signal
 
 import pytest
 
-from bot.renderer import Renderer
+from bot.adapters.discord.renderer import Renderer
 from render import render_png
 from render.gallery import examples
 
@@ -65,7 +65,7 @@ async def test_a_killed_worker_costs_no_picture_and_is_replaced() -> None:
 
 @pytest.mark.skipif(not hasattr(os, "nice"), reason="needs os.nice")
 async def test_workers_run_at_a_lower_priority_than_the_bot() -> None:
-    from bot.renderer import WORKER_NICENESS
+    from bot.adapters.discord.renderer import WORKER_NICENESS
 
     renderer = Renderer(workers=1)
     try:

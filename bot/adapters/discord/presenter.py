@@ -11,7 +11,7 @@ The cogs and the buttons call the service, then hand the reply to a
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before
-  rendering; PNG rendering runs in worker processes (bot/renderer.py), never on
+  rendering; PNG rendering runs in worker processes (bot/adapters/discord/renderer.py), never on
   the event loop.
 
 Nothing here knows the rules of backgammon: the reply says what to show.
@@ -28,8 +28,8 @@ from typing import Any
 
 import discord
 
-from bot.buttons import build_view
-from bot.renderer import Renderer
+from bot.adapters.discord.buttons import build_view
+from bot.adapters.discord.renderer import Renderer
 from bot.service.game import Actor, Place
 from bot.service.replies import Board, Reply
 
@@ -100,7 +100,7 @@ class Presenter:
 
     def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0) -> None:
         self.renderer = renderer or Renderer(workers=0)
-        """Draws the boards, in its theme: worker processes in the bot (bot/renderer.py)."""
+        """Draws the boards, in its theme: worker processes in the bot (:mod:`.renderer`)."""
         self.defer_after = defer_after
         """Seconds a service call may take before the interaction is deferred."""
         self._with_buttons: dict[int, int] = {}

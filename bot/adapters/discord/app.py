@@ -3,7 +3,8 @@
 :class:`BackgammonBot` is a :class:`discord.ext.commands.AutoShardedBot` whose
 ``setup_hook`` opens the storage, creates the :class:`~bot.service.game.GameService`
 (unless one is injected, as the tests do), registers the persistent game
-buttons (:class:`~bot.buttons.GameButton`), loads every cog in ``bot/cogs``
+buttons (:class:`~bot.adapters.discord.buttons.GameButton`), loads every cog in
+``bot/adapters/discord/cogs``
 and syncs the application commands, only when their payload changed since the
 last sync (a SHA-256 of it is kept next to the database).
 
@@ -30,10 +31,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.buttons import GameButton
+from bot.adapters.discord.buttons import GameButton
+from bot.adapters.discord.presenter import NotInGuild, Presenter
+from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
-from bot.discord_reply import NotInGuild, Presenter
-from bot.renderer import Renderer
 from bot.service.game import GameService
 from bot.storage.interface import Storage
 
@@ -101,10 +102,10 @@ class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
 
 
 def cog_extensions() -> list[str]:
-    """Every module of ``bot/cogs`` (names starting with ``_`` are helpers)."""
-    import bot.cogs
+    """Every module of ``bot/adapters/discord/cogs`` (names starting with ``_`` are helpers)."""
+    from bot.adapters.discord import cogs
 
-    return sorted(f"bot.cogs.{m.name}" for m in pkgutil.iter_modules(bot.cogs.__path__)
+    return sorted(f"{cogs.__name__}.{m.name}" for m in pkgutil.iter_modules(cogs.__path__)
                   if not m.name.startswith("_"))
 
 

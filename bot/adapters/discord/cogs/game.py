@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapters.discord.app import MissingPermission, permission_names
+from bot.adapters.discord.cogs._base import Interaction, ServiceCog
+from bot.adapters.discord.presenter import actor_of, place_of
 from bot.ai.levels import LEVELS as AI_LEVELS
-from bot.cogs._base import Interaction, ServiceCog
-from bot.discord_app import MissingPermission, permission_names
-from bot.discord_reply import actor_of, place_of
 from bot.service.game import Place
 from engine.rules import ScoringMethod
 from engine.variant import VARIANTS, get_variant
 
 if TYPE_CHECKING:
-    from bot.discord_app import BackgammonBot
+    from bot.adapters.discord.app import BackgammonBot
 
 log = logging.getLogger(__name__)
 

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 
 from discord import app_commands
 
-from bot.cogs._base import Interaction, ServiceCog
-from bot.cogs.game import SCORING, VariantName, board_permissions, rule_terms
+from bot.adapters.discord.cogs._base import Interaction, ServiceCog
+from bot.adapters.discord.cogs.game import SCORING, VariantName, board_permissions, rule_terms
 from bot.service.chouette import ChouetteService
 from bot.service.game import MAX_TEXT
 from engine.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
 
 if TYPE_CHECKING:
-    from bot.discord_app import BackgammonBot
+    from bot.adapters.discord.app import BackgammonBot
 
 REFUSALS = [
     app_commands.Choice(name="lose-to-captain: a partner who drops pays the captain, who "

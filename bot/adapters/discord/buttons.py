@@ -24,7 +24,7 @@ from bot.service.game import Actor, GameService, Place
 from bot.service.replies import Act, Button, Reply
 
 if TYPE_CHECKING:
-    from bot.discord_reply import Presenter
+    from bot.adapters.discord.presenter import Presenter
 
 CUSTOM_ID_MAX = 100
 TEMPLATE = (r"bg:(?P<act>[a-z-]+):(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<users>[0-9.]*)"
@@ -43,7 +43,7 @@ _STYLES = {
 
 
 class Host(Protocol):
-    """What a button needs from the bot (the :class:`~bot.discord_app.BackgammonBot`)."""
+    """What a button needs from the bot (the :class:`~bot.adapters.discord.app.BackgammonBot`)."""
 
     @property
     def service(self) -> GameService: ...
@@ -118,7 +118,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             await host.on_interaction_error(interaction, error)
 
     async def press(self, host: Host, interaction: discord.Interaction[Any]) -> None:
-        from bot.discord_reply import actor_of, place_of
+        from bot.adapters.discord.presenter import actor_of, place_of
 
         presenter = host.presenter
         if self.users and interaction.user.id not in self.users:

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.discord_reply import Presenter, actor_of, place_of
+from bot.adapters.discord.presenter import Presenter, actor_of, place_of
 from bot.service.game import Actor, GameService, Place
 from bot.service.replies import Reply
 
 if TYPE_CHECKING:
-    from bot.discord_app import BackgammonBot
+    from bot.adapters.discord.app import BackgammonBot
 
 Interaction = discord.Interaction[Any]
 

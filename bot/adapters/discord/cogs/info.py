@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.cogs._base import Interaction, ServiceCog
-from bot.cogs.game import VariantName
-from bot.discord_reply import actor_of
+from bot.adapters.discord.cogs._base import Interaction, ServiceCog
+from bot.adapters.discord.cogs.game import VariantName
+from bot.adapters.discord.presenter import actor_of
 
 if TYPE_CHECKING:
-    from bot.discord_app import BackgammonBot
+    from bot.adapters.discord.app import BackgammonBot
 
 ORDERS = [app_commands.Choice(name=n, value=n) for n in ("rating", "money", "wins")]
 

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import tasks
 
-from bot.cogs._base import ServiceCog
-from bot.discord_reply import MENTION_USERS
+from bot.adapters.discord.cogs._base import ServiceCog
+from bot.adapters.discord.presenter import MENTION_USERS
 
 if TYPE_CHECKING:
-    from bot.discord_app import BackgammonBot
+    from bot.adapters.discord.app import BackgammonBot
 
 log = logging.getLogger(__name__)
 

@@ -42,8 +42,9 @@ from pathlib import Path
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
 from bot.runtime import tune_gc
-from bot.service.game import Actor, GameService, Place
-from bot.service.replies import Act, Reply
+from bot.service.game import GameService
+from bot.service.replies import Action, Reply
+from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 from render import render_png
 
@@ -98,17 +99,17 @@ async def _step(service: GameService, seat: Seat, tally: Tally, *, render: str,
     Discord adapter's worker processes, and included in the move's time); "apart"
     (moves rendered on the spot and timed separately).
     """
-    buttons = {b.act: b for b in seat.reply.buttons}
+    buttons = {b.action: b for b in seat.reply.buttons}
     version = seat.reply.version
     reply: Reply | None = None
     started = time.perf_counter()
     moved = False
-    if Act.TAKE in buttons:
-        reply = await service.take(seat.place, seat.actor(buttons[Act.TAKE].users[0]),
-                                   expected_version=version)
-    elif Act.ROLL in buttons:
-        reply = await service.roll(seat.place, seat.actor(buttons[Act.ROLL].users[0]),
-                                   expected_version=version)
+    if Action.TAKE in buttons:
+        reply = await service.take(seat.place, seat.actor(buttons[Action.TAKE].users[0]),
+                                   expect=Expect(version) if version is not None else None)
+    elif Action.ROLL in buttons:
+        reply = await service.roll(seat.place, seat.actor(buttons[Action.ROLL].users[0]),
+                                   expect=Expect(version) if version is not None else None)
     else:
         for actor in seat.players:
             plays = await service.suggestions(seat.place, actor, "")

@@ -637,13 +637,25 @@ class Game:
             return ResultKind.SINGLE
         return kind
 
-    def _finish(self, winner: Player, kind: ResultKind, reason: EndReason,
-                cube_value: int) -> Game:
+    def resignation_result(self, player: Player, kind: ResultKind) -> Result:
+        """What ``player`` resigning ``kind`` now scores if accepted: the same computation
+        that settles an accepted resignation (scoring method, Jacoby, backgammon value,
+        cube), so an offer never promises a different number than the settlement."""
+        return self._result(player.other, ResultKind(kind), EndReason.RESIGNATION,
+                            self.cube.value)
+
+    def _result(self, winner: Player, kind: ResultKind, reason: EndReason,
+                cube_value: int) -> Result:
         counted = self.counted_kind(kind)
         points = game_points(self.rules.scoring, counted, cube_value,
                              self.position.sides[winner.other], self.variant.zone,
                              self.rules.backgammon_value)
-        result = Result(winner, kind, reason, cube_value, points, counted)
+        return Result(winner, kind, reason, cube_value, points, counted)
+
+    def _finish(self, winner: Player, kind: ResultKind, reason: EndReason,
+                cube_value: int) -> Game:
+        result = self._result(winner, kind, reason, cube_value)
+        points = result.points
         return replace(self, phase=Phase.FINISHED, result=result, resignation=None,
                        suspended=None, step=None, _legal={},
                        record=(*self.record, GameEnd(winner, kind, reason, points)))

@@ -200,3 +200,7 @@ class MoneySession:
     @property
     def games_played(self) -> int:
         return len(self.results)
+
+
+Session = Match | MoneySession
+"""What a match row plays: a match to N points, or a money session."""

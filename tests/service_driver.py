@@ -47,8 +47,9 @@ from typing import Any
 
 from bot.config import Config
 from bot.service import fairdice
-from bot.service.game import Actor, GameService, Place
+from bot.service.game import GameService
 from bot.service.replies import Reply
+from bot.service.values import Actor, Expect, Place
 from bot.service.verify import dice_of_record
 from bot.storage.interface import EventRow, GameRow, MatchRow, Transaction
 from bot.storage.replay import replay_game as replay
@@ -114,7 +115,7 @@ class Choice:
     args: tuple[Any, ...] = ()
     kwargs: dict[str, Any] | None = None
     button: bool = False
-    """The call takes ``expected_version`` (a button)."""
+    """The call takes ``expect`` (a button)."""
 
 
 def challenge_terms(rng: random.Random) -> dict[str, Any]:
@@ -187,8 +188,8 @@ async def call(service: GameService, channel: int, choice: Choice,
     # since this driver's processes submit the same action for the same version (a
     # typed command applied to a later state would be legitimate, but not a race).
     if expected_version is not None and (
-            choice.button or "expected_version" in inspect.signature(method).parameters):
-        kwargs["expected_version"] = expected_version
+            choice.button or "expect" in inspect.signature(method).parameters):
+        kwargs["expect"] = Expect(expected_version)
     reply: Reply = await method(place(channel), choice.actor, *choice.args, **kwargs)
     return reply
 

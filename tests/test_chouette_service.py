@@ -16,9 +16,9 @@ import pytest
 from scripted import OPENED, Script, opened
 
 from bot.config import Config
-from bot.service.chouette import ChouetteService
-from bot.service.game import Actor, GameService, Place
-from bot.service.replies import Act, Reply
+from bot.service.game import GameService
+from bot.service.replies import Action, Reply
+from bot.service.values import Actor, Place
 from render.view import StakeState
 
 ALICE = Actor(1, "alice")
@@ -35,7 +35,7 @@ PEOPLE = (ALICE, BOB, CAROL, DAVE, ERIN, FRANK, GRACE)
 class Host:
     def __init__(self, games: GameService, script: Script) -> None:
         self.games = games
-        self.table = ChouetteService(games)
+        self.table = games.chouette
         self.script = script
 
 
@@ -148,7 +148,7 @@ async def test_a_partner_refuses_the_box_s_double_the_captain_takes(
     await seat(host, [ALICE, BOB, CAROL, DAVE], refusal=refusal, stake=10)
     ok(await host.games.move(HERE, BOB, "8/5 6/5"))
     reply = ok(await host.games.double(HERE, ALICE))
-    assert any(b.act is Act.TAKE and set(b.users) == {2, 3, 4} for b in reply.buttons)
+    assert any(b.action is Action.TAKE and set(b.users) == {2, 3, 4} for b in reply.buttons)
     assert "Partners' answers: carol not yet (goes with the captain); dave not yet" in (
         reply.text)
     reply = ok(await host.games.drop(HERE, CAROL))
@@ -467,7 +467,7 @@ async def test_a_server_playing_beavers_opens_chouettes_without_them(tmp_path: P
 
     storage = await opened(tmp_path / "bg.sqlite3")
     config = Config(game=GameConfig(rules={"beavers": True, "jacoby": True}))
-    table = ChouetteService(GameService(storage, config, dice=Script()))  # type: ignore[arg-type]
+    table = GameService(storage, config, dice=Script()).chouette  # type: ignore[arg-type]
     reply = ok(await table.open(HERE, ALICE, rules={"scoring": "checkers-1"}))
     assert "beavers: off" in reply.text and "Jacoby rule (money play): on" in reply.text
     assert "scoring: by checkers (1/2/3/4 points a checker by table, bar 4)" in reply.text

@@ -9,17 +9,11 @@ from pathlib import Path
 import discord
 from discord import app_commands
 
-from bot.adapters.discord.app import (
-    APOLOGY,
-    BackgammonBot,
-    MissingPermission,
-    RedactingFormatter,
-    cog_extensions,
-    describe_error,
-)
+from bot.adapters.discord.app import BackgammonBot, RedactingFormatter, cog_extensions
 from bot.adapters.discord.buttons import CUSTOM_ID_MAX, GameButton, build_view, custom_id
+from bot.adapters.discord.errors import APOLOGY, MissingPermission, describe_error
 from bot.config import Config, DiscordConfig, StorageConfig, TimeoutConfig
-from bot.service.replies import Act, Button, Reply
+from bot.service.replies import Action, Button, Reply
 
 
 def test_missing_permissions_are_named() -> None:
@@ -35,21 +29,21 @@ def test_unexpected_errors_get_no_message_of_their_own() -> None:
 
 
 def test_custom_id_carries_match_version_users_and_option() -> None:
-    cid = custom_id(Act.ACCEPT_RESIGNATION, 12, 7, (111, 222))
+    cid = custom_id(Action.ACCEPT_RESIGNATION, 12, 7, (111, 222))
     assert cid == "bg:accept-resignation:12:7:111.222"
     match = GameButton.__discord_ui_compiled_template__.fullmatch(cid)
     assert match is not None and match["users"] == "111.222" and match["option"] is None
     long_option = "x" * 60
     users = (10**18, 10**18 + 1)
-    cid = custom_id(Act.CHOOSE, 1, 1, users, long_option)
+    cid = custom_id(Action.CHOOSE, 1, 1, users, long_option)
     assert len(cid) <= CUSTOM_ID_MAX and cid.endswith(long_option) and ":1:1::" in cid
 
 
 def test_view_only_when_there_are_buttons() -> None:
     assert build_view(Reply(ok=True, text="x", match_id=1, version=2)) is None
     view = build_view(Reply(ok=True, text="x", match_id=1, version=2,
-                            buttons=(Button(Act.ROLL, "Roll", (5,)),
-                                     Button(Act.DOUBLE, "Double", (5,)))))
+                            buttons=(Button(Action.ROLL, "Roll", (5,)),
+                                     Button(Action.DOUBLE, "Double", (5,)))))
     assert view is not None and view.timeout is None
     assert [getattr(i, "custom_id", None) for i in view.children] == [
         "bg:roll:1:2:5", "bg:double:1:2:5"]

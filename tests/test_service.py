@@ -15,8 +15,9 @@ from scripted import Script, opened
 
 from bot.config import Config, GameConfig, TimeoutConfig
 from bot.service import fairdice
-from bot.service.game import Actor, GameService, Place
-from bot.service.replies import Act
+from bot.service.game import GameService
+from bot.service.replies import Action, Mention, plain
+from bot.service.values import Actor, Expect, Place
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")
@@ -54,7 +55,7 @@ async def test_opening_roll_and_a_play(tmp_path: Path) -> None:
     assert reply.ok, reply.text
     assert "alice plays 8/5 6/5" in reply.text
     assert reply.boards and reply.boards[-1].position_id  # GNU IDs of the position shown
-    assert any(b.act is Act.ROLL and b.users == (BOB.id,) for b in reply.buttons)
+    assert any(b.action is Action.ROLL and b.users == (BOB.id,) for b in reply.buttons)
 
 
 async def test_refusals_explain_and_change_nothing(tmp_path: Path) -> None:
@@ -88,7 +89,7 @@ async def test_incomplete_play_is_kept_as_a_draft_and_can_be_undone(tmp_path: Pa
     v0 = await version(service)
     reply = await service.move(HERE, ALICE, "8/5")
     assert reply.ok and "entered 8/5" in reply.text
-    assert any(b.act is Act.UNDO for b in reply.buttons)
+    assert any(b.action is Action.UNDO for b in reply.buttons)
     undo = await service.undo(HERE, ALICE)
     assert undo.ok and "nothing entered yet" in undo.text
     again = await service.undo(HERE, ALICE)
@@ -105,7 +106,7 @@ async def test_confirm_step_when_auto_confirm_is_off(tmp_path: Path) -> None:
     await start(service, length=3)
     pending = await service.move(HERE, ALICE, "8/5 6/5")
     assert pending.ok and "Confirm" in pending.text
-    assert any(b.act is Act.CONFIRM for b in pending.buttons)
+    assert any(b.action is Action.CONFIRM for b in pending.buttons)
     confirmed = await service.confirm(HERE, ALICE)
     assert confirmed.ok and "alice plays 8/5 6/5" in confirmed.text
     assert not (await service.confirm(HERE, ALICE)).ok
@@ -167,14 +168,14 @@ async def test_stale_button_and_restart(tmp_path: Path) -> None:
     await start(service, length=3)
     v = await version(service)
     await service.move(HERE, ALICE, "8/5 6/5")
-    stale = await service.roll(HERE, BOB, expected_version=v)
+    stale = await service.roll(HERE, BOB, expect=Expect(v))
     assert not stale.ok and "moved on" in stale.text
     # A new service on the same file (a restart) continues the same game.
     await service.storage.close()
     storage = await opened(tmp_path / "bg.sqlite3")
-    script = service._dice  # same scripted dice
+    script = service.runner.dice  # same scripted dice
     restarted = GameService(storage, Config(), dice=script)
-    rolled = await restarted.roll(HERE, BOB, expected_version=v + 1)
+    rolled = await restarted.roll(HERE, BOB, expect=Expect(v + 1))
     assert rolled.ok and "bob rolled 6-6" in rolled.text
 
 
@@ -202,8 +203,9 @@ async def test_reminder_is_sent_once_across_two_services(tmp_path: Path) -> None
     second = GameService(storage2, config, clock=lambda: now[0] + timedelta(hours=1))
     got = await first.due_reminders() + await second.due_reminders()
     assert len(got) == 1
-    channel, text = got[0]
-    assert channel == HERE.channel_id and f"<@{ALICE.id}>" in text
+    channel, line = got[0]
+    assert channel == HERE.channel_id and Mention(ALICE.id, ALICE.name) in line
+    assert "it's your turn here" in plain(line)
     assert await first.due_reminders() == [] and await second.due_reminders() == []
 
 
@@ -249,7 +251,7 @@ async def test_variant_game_through_the_service(tmp_path: Path) -> None:
     await start(service, length=1, variant="russian")
     board = await service.board(HERE, ALICE)
     assert board.ok and board.boards[-1].view.variant == "Russian backgammon"
-    assert any(b.act is Act.CHOOSE for b in board.buttons)
+    assert any(b.action is Action.CHOOSE for b in board.buttons)
 
 
 def test_config_replace_is_usable() -> None:
@@ -284,8 +286,7 @@ async def test_button_of_an_earlier_match_is_refused(tmp_path: Path) -> None:
     assert current.match_id != first.match_id
     old = await service.move(HERE, ALICE, "8/4 6/4")  # typed commands need no match id
     assert old.ok
-    stale = await service.roll(HERE, BOB, expected_version=current.version,
-                               match_id=first.match_id)
+    stale = await service.roll(HERE, BOB, expect=Expect(current.version, first.match_id))
     assert not stale.ok and "earlier game" in stale.text
 
 
@@ -332,7 +333,7 @@ async def test_a_state_loaded_in_a_rolled_back_transaction_is_never_served(
                 guild_id=HERE.guild_id, channel_id=HERE.channel_id, white_id=ALICE.id,
                 black_id=BOB.id, variant="standard", rules={}, length=3, stake=0,
                 rated=True, status="challenged")
-            await service._load_row(tx, ghost)
+            await service.runner.load_row(tx, ghost)
             raise RuntimeError("the action fails after loading the new match")
     assert (await service.challenge(HERE, CAROL, dave, length=1)).ok
     reply = await service.accept(HERE, dave)
@@ -340,3 +341,27 @@ async def test_a_state_loaded_in_a_rolled_back_transaction_is_never_served(
     assert reply.match_id == ghost.id  # the id was given again...
     names = {p.name for p in reply.boards[-1].view.players}
     assert names == {"carol", "dave"}  # ...but not the ghost's state
+
+
+@pytest.mark.parametrize(("rules", "kind", "offered", "settled"), [
+    # 002 'OPTIONAL RULES', The Jacoby Rule: with the cube centred in money play, gammons
+    # and backgammons count as a single game -- the offer must say 1 point, not 3.
+    ({"jacoby": True}, "backgammon", "1 point, counted as a single here", 1),
+    # 000 'SCORING': "a triple or quadruple game (according to agreement)": with
+    # backgammon_value 4 a resigned backgammon is 4 points, as settled.
+    ({"backgammon_value": 4}, "backgammon", "4 points", 4),
+    ({}, "gammon", "2 points", 2),
+])
+async def test_the_resignation_offer_names_the_points_the_engine_settles(
+        tmp_path: Path, rules: dict[str, object], kind: str, offered: str,
+        settled: int) -> None:
+    service = await make(tmp_path, [3, 1, 4, 2])  # (the next game's opening: 4-2)
+    await start(service, stake=1, rules=rules)
+    offer = await service.resign(HERE, ALICE, kind)
+    assert offer.ok, offer.text
+    assert f"alice offers to resign a {kind} ({offered})." in offer.text
+    accepted = await service.answer_resignation(HERE, BOB, True)
+    assert accepted.ok, accepted.text
+    point = "point" if settled == 1 else "points"
+    assert f"bob wins a {kind} (resignation)" in accepted.text
+    assert f": {settled} {point}." in accepted.text

@@ -9,8 +9,9 @@ import pytest
 
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.service.game import Actor, GameService, Place
-from bot.service.info import match_context
+from bot.service.ai_turns import decision_action, match_context
+from bot.service.game import GameService
+from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 
 ALICE = Actor(1, "alice")
@@ -39,7 +40,7 @@ async def _play_out(service: GameService, place: Place, human: Actor, limit: int
         board = await service.board(place, human)
         if not board.ok:  # no open match any more: it is over
             return text
-        mine = {b.act.value for b in board.buttons if human.id in b.users}
+        mine = {b.action.value for b in board.buttons if human.id in b.users}
         if "take" in mine:
             reply = await service.take(place, human)
         elif "roll" in mine:
@@ -115,11 +116,11 @@ async def test_ai_plays_a_variant_with_the_heuristic(service: GameService) -> No
         board = await service.board(HERE, ALICE)
         if not board.ok:
             break
-        mine = {b.act.value for b in board.buttons if ALICE.id in b.users}
+        mine = {b.action.value for b in board.buttons if ALICE.id in b.users}
         if "roll" in mine:
             step = await service.roll(HERE, ALICE)
         elif "choose" in mine:
-            option = next(b.option for b in board.buttons if b.act.value == "choose")
+            option = next(b.option for b in board.buttons if b.action.value == "choose")
             step = await service.choose(HERE, ALICE, option)
         else:
             plays = await service.suggestions(HERE, ALICE, "")
@@ -144,7 +145,7 @@ async def test_ai_against_ai_through_the_service(service: GameService) -> None:
                 row = await tx.open_match_in_channel(place.channel_id)
                 if row is None:
                     break
-                loaded = await service._load_row(tx, row)
+                loaded = await service.runner.load_row(tx, row)
             game = loaded.game
             assert game is not None and game.awaiting is not None
             if "stake" in terms and len(loaded.session.results) >= 2:
@@ -152,7 +153,9 @@ async def test_ai_against_ai_through_the_service(service: GameService) -> None:
             else:
                 decision = decide(game, match_context(loaded.session),
                                   get_level("intermediate"))
-                reply = await service._apply_decision(place, ALICE, game, decision, row)
+                action, option = decision_action(game, decision)
+                reply = await service.act(action, place, ALICE, option=option,
+                                          expect=Expect(row.version, row.id))
             assert reply.ok, reply.text
             log.append(reply.text)
         else:

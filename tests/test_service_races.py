@@ -21,8 +21,9 @@ import pytest
 import service_driver as driver
 
 from bot.config import Config
-from bot.service.game import Actor, GameService, Place
+from bot.service.game import GameService
 from bot.service.replies import Reply
+from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,7 +116,7 @@ async def to_black_on_roll(t: Table) -> State:
 
 async def test_double_click_roll_with_the_button_version(table: Table) -> None:
     before = await to_black_on_roll(table)
-    replies = await gather(*(table.service.roll(PLACE, BLACK, expected_version=before.version)
+    replies = await gather(*(table.service.roll(PLACE, BLACK, expect=Expect(before.version))
                              for _ in range(12)))
     after = await state(table.storage)
     one_applied(replies, before, after, MOVED_ON)
@@ -133,7 +134,7 @@ async def test_many_rolls_without_a_version_roll_once(table: Table) -> None:
 
 async def test_both_players_press_roll_together(table: Table) -> None:
     before = await to_black_on_roll(table)
-    calls = [table.service.roll(PLACE, p, expected_version=before.version)
+    calls = [table.service.roll(PLACE, p, expect=Expect(before.version))
              for p in (SPECTATOR, WHITE, BLACK, BLACK, SPECTATOR, WHITE)]
     replies = await gather(*calls)
     after = await state(table.storage)
@@ -147,7 +148,7 @@ async def test_both_players_press_roll_together(table: Table) -> None:
 
 async def test_double_clicks_on_double(table: Table) -> None:
     before = await to_black_on_roll(table)
-    replies = await gather(*(table.service.double(PLACE, BLACK, expected_version=before.version)
+    replies = await gather(*(table.service.double(PLACE, BLACK, expect=Expect(before.version))
                              for _ in range(5)))
     after = await state(table.storage)
     one_applied(replies, before, after, MOVED_ON)
@@ -163,9 +164,9 @@ async def test_take_and_drop_together(table: Table, first: str, with_version: bo
     await to_black_on_roll(table)
     assert (await table.service.double(PLACE, BLACK)).ok
     before = await state(table.storage)
-    version = before.version if with_version else None
-    take = table.service.take(PLACE, WHITE, expected_version=version)
-    drop = table.service.drop(PLACE, WHITE, expected_version=version)
+    expect = Expect(before.version) if with_version else None
+    take = table.service.take(PLACE, WHITE, expect=expect)
+    drop = table.service.drop(PLACE, WHITE, expect=expect)
     replies = await gather(*((take, drop) if first == "take" else (drop, take)))
     async with table.storage.transaction() as tx:
         row = await tx.open_match_in_channel(PLACE.channel_id)
@@ -224,8 +225,8 @@ async def test_two_services_on_one_file_apply_once(table: Table) -> None:
         assert (await other.board(PLACE, SPECTATOR)).version == before.version
         calls = []
         for _ in range(4):
-            calls += [table.service.roll(PLACE, BLACK, expected_version=before.version),
-                      other.roll(PLACE, BLACK, expected_version=before.version)]
+            calls += [table.service.roll(PLACE, BLACK, expect=Expect(before.version)),
+                      other.roll(PLACE, BLACK, expect=Expect(before.version))]
         replies = await gather(*calls)
         after = await state(table.storage)
         one_applied(replies, before, after, MOVED_ON)

@@ -18,8 +18,9 @@ import pytest
 import service_driver as driver
 from test_service_races import BLACK, PLACE, SPECTATOR, WHITE, make_service
 
-from bot.service.game import Actor, GameService, Place
+from bot.service.game import GameService
 from bot.service.replies import Reply
+from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 
 CHALLENGED = Place(1, 78)  # a challenge waiting for bob
@@ -138,7 +139,7 @@ CASES: list[tuple[str, Call, tuple[str, ...]]] = [
      ("not been accepted yet",)),
     ("move before the challenge is accepted", lambda s: s.move(CHALLENGED, WHITE, "8/5 6/5"),
      ("not been accepted yet",)),
-    ("a stale button", lambda s: s.roll(PLACE, WHITE, expected_version=0), ("moved on",)),
+    ("a stale button", lambda s: s.roll(PLACE, WHITE, expect=Expect(0)), ("moved on",)),
     # bad challenges
     ("challenge oneself", lambda s: s.challenge(FREE, WHITE, WHITE), ("yourself",)),
     ("challenge a bot", lambda s: s.challenge(FREE, WHITE, ROBOT), ("is a bot",)),

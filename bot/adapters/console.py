@@ -29,9 +29,10 @@ from typing import TextIO
 
 from bot.ai.runner import runner_from_config
 from bot.config import Config
-from bot.service.game import Actor, GameService, Place
-from bot.service.replies import Reply
-from bot.storage.backends import describe, make_storage
+from bot.service.boot import storage_for, where
+from bot.service.game import GameService
+from bot.service.replies import Action, Reply, plain
+from bot.service.values import Actor, Place
 
 GUILD = 1
 HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"):
@@ -52,6 +53,15 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /chouette join | leave [confirm] | start | suggest TEXT | status
   /rules  /help  /channel NAME  /quit
   /demo                plays the rest of the game with the first legal play each turn"""
+
+
+ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL,
+           "roll": Action.ROLL, "double": Action.DOUBLE, "take": Action.TAKE,
+           "drop": Action.DROP, "beaver": Action.BEAVER, "move": Action.MOVE,
+           "undo": Action.UNDO, "confirm": Action.CONFIRM, "choose": Action.CHOOSE,
+           "resign": Action.RESIGN, "claim": Action.CLAIM, "forfeit": Action.FORFEIT,
+           "board": Action.BOARD}
+"""Console commands that are actions of the service's action table (same names)."""
 
 
 def user_id(name: str) -> int:
@@ -108,7 +118,7 @@ class Console:
                 item.position_id) else ""
             self.say(f"  board image: {path}{ids}")
         for line in reply.notify:
-            self.say(self._names(line))
+            self.say(plain(line))
         if reply.buttons:
             parts = []
             for button in reply.buttons:
@@ -120,11 +130,6 @@ class Console:
             path = self.boards / name
             path.write_bytes(data)
             self.say(f"  file written: {path}")
-
-    def _names(self, line: str) -> str:
-        for uid, name in self.names.items():
-            line = line.replace(f"<@{uid}>", f"@{name}")
-        return line
 
     async def who_must_act(self) -> str:
         """The name of the player the game in this channel waits for, if any."""
@@ -169,6 +174,11 @@ class Console:
             return True
         actor = self.actor(name or "console")
         self.current = actor.name
+        action = ACTIONS.get(command)
+        if action is not None:
+            await self.show(await self.service.act(action, self.place, actor,
+                                                   option=rest or None))
+            return True
         handler = self._commands().get(command)
         if handler is None:
             self.say(f"  Unknown command /{command}. Type /help.")
@@ -178,12 +188,6 @@ class Console:
 
     def _commands(self) -> dict[str, Callable[[Actor, str], Awaitable[None]]]:
         s = self.service
-
-        def simple(call: Callable[[Place, Actor], Awaitable[Reply]]
-                   ) -> Callable[[Actor, str], Awaitable[None]]:
-            async def run(actor: Actor, rest: str) -> None:
-                await self.show(await call(self.place, actor))
-            return run
 
         async def challenge(actor: Actor, rest: str) -> None:
             try:
@@ -216,21 +220,13 @@ class Console:
                                               rules=options, length=int(length),
                                               stake=int(stake), level=level, hints=hints))
 
-        async def move(actor: Actor, rest: str) -> None:
-            await self.show(await s.move(self.place, actor, rest))
-
-        async def choose(actor: Actor, rest: str) -> None:
-            await self.show(await s.choose(self.place, actor, rest))
-
-        async def resign(actor: Actor, rest: str) -> None:
-            await self.show(await s.resign(self.place, actor, rest or "single"))
-
         async def answer(actor: Actor, rest: str) -> None:
             word = rest.lower()
             if word not in ("accept", "reject"):
                 self.say("  (only you see this) /answer accept or /answer reject")
                 return
-            await self.show(await s.answer_resignation(self.place, actor, word == "accept"))
+            action = Action.ACCEPT_RESIGNATION if word == "accept" else Action.REJECT_RESIGNATION
+            await self.show(await s.act(action, self.place, actor))
 
         async def leaderboard(actor: Actor, rest: str) -> None:
             words = rest.split()
@@ -253,9 +249,7 @@ class Console:
             await self.demo()
 
         async def chouette(actor: Actor, rest: str) -> None:
-            from bot.service.chouette import ChouetteService
-
-            table = ChouetteService(s)
+            table = s.chouette
             sub, _, text = rest.partition(" ")
             sub = sub.lower()
             if sub == "open":
@@ -293,16 +287,19 @@ class Console:
             else:
                 self.say("  (only you see this) /chouette open|join|leave|start|suggest|status")
 
+        async def export(actor: Actor, rest: str) -> None:
+            await self.show(await s.export(self.place, actor))
+
+        async def hint(actor: Actor, rest: str) -> None:
+            await self.show(await s.hint(self.place, actor))
+
+        async def analyze(actor: Actor, rest: str) -> None:
+            await self.show(await s.analyze(self.place, actor))
+
         return {
-            "challenge": challenge, "accept": simple(s.accept), "decline": simple(s.decline),
-            "cancel": simple(s.cancel), "roll": simple(s.roll), "double": simple(s.double),
-            "take": simple(s.take), "drop": simple(s.drop), "beaver": simple(s.beaver),
-            "move": move, "undo": simple(s.undo), "confirm": simple(s.confirm),
-            "choose": choose, "resign": resign, "answer": answer, "board": simple(s.board),
-            "claim": simple(s.claim), "forfeit": simple(s.forfeit),
-            "leaderboard": leaderboard, "stats": stats, "verify": verify, "rules": rules,
-            "export": simple(s.export), "hint": simple(s.hint), "analyze": simple(s.analyze),
-            "demo": demo, "chouette": chouette,
+            "challenge": challenge, "answer": answer, "leaderboard": leaderboard,
+            "stats": stats, "verify": verify, "rules": rules, "export": export, "hint": hint,
+            "analyze": analyze, "demo": demo, "chouette": chouette,
         }
 
     async def demo(self, limit: int = 2000) -> None:
@@ -317,7 +314,7 @@ class Console:
                 return
             actor = self.actor(name)
             reply = await self.service.board(self.place, actor)
-            acts = {b.act.value for b in reply.buttons if actor.id in b.users}
+            acts = {b.action.value for b in reply.buttons if actor.id in b.users}
             if "take" in acts:
                 result = await self.service.take(self.place, actor)
             elif "roll" in acts:
@@ -325,7 +322,7 @@ class Console:
             elif "reject-resignation" in acts:
                 result = await self.service.answer_resignation(self.place, actor, True)
             elif "choose" in acts:
-                option = next(b.option for b in reply.buttons if b.act.value == "choose")
+                option = next(b.option for b in reply.buttons if b.action is Action.CHOOSE)
                 result = await self.service.choose(self.place, actor, option)
             else:
                 plays = await self.service.suggestions(self.place, actor, "", limit=1)
@@ -339,7 +336,7 @@ class Console:
 
 async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
                echo: bool) -> int:
-    storage = make_storage(config)
+    storage = storage_for(config)
     await storage.open()
     runner = runner_from_config(config.ai)
     if runner is not None:
@@ -349,7 +346,7 @@ async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
         if runner is not None:
             service.set_ai_user(user_id(config.ai.name), config.ai.name)
         console = Console(service, boards)
-        console.say(f"bgbot console: {describe(config)}, boards in {boards}/. "
+        console.say(f"bgbot console: {where(config)}, boards in {boards}/. "
                     "Type /help.")
         if lines is not None:
             for line in lines:

@@ -1,57 +1,44 @@
 """The service's commands that only look: hints and analysis, the leaderboard and
 player stats, the ``.mat`` export, the rules in force and the dice check.
 
-:class:`InfoCommands` is mixed into :class:`bot.service.game.GameService`: these
-commands change nothing, so they read through ``storage.snapshot()`` (no write
-lock, no version to check) and need only the service's storage, configuration,
-AI runner and match loader.
+These commands change nothing, so they read through ``storage.snapshot()`` (no write
+lock, no version to check); they use the action runner's match loader only.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from bot.ai.context import MatchContext
 from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service import fairdice, ratings
+from bot.service.ai_turns import match_context
+from bot.service.export import export_channel_match
 from bot.service.replies import Board, Refusal, Reply
-from bot.service.views import Session, board
-from bot.storage.interface import MatchRow, Storage, Transaction
+from bot.service.runner import ActionRunner
+from bot.service.values import Actor, Place
+from bot.service.verify import dice_of_record
+from bot.service.views import board
+from bot.storage.interface import GameStatus, MatchStatus
 from bot.storage.replay import replay_game
 from engine.errors import BackgammonError
-from engine.match import Match
 from engine.player import Player
 from engine.rules import RuleOptions
 from engine.variant import get_variant
-
-if TYPE_CHECKING:
-    from bot.service.game import Actor, Loaded, Place
 
 MAX_ID = 2**62
 """Ids above this are not ours (SQLite integers are signed 64-bit)."""
 MAX_PAGE = 100_000
 
 
-def match_context(session: Session) -> MatchContext:
-    """What the AI needs to know of the match or money session."""
-    if isinstance(session, Match):
-        return MatchContext(session.length, session.score)
-    return MatchContext.money()
-
-
 class InfoCommands:
     """Hints, analysis, leaderboard, stats, export, rules and verify."""
 
-    storage: Storage
-    config: Config
-    ai: AIRunner | None
-
-    if TYPE_CHECKING:  # provided by GameService
-        async def _load(self, tx: Transaction, place: Place, *,
-                        statuses: tuple[str, ...] = ("active",)) -> Loaded: ...
-
-        async def _load_row(self, tx: Transaction, row: MatchRow) -> Loaded: ...
+    def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None) -> None:
+        self.runner = runner
+        self.storage = runner.storage
+        self.config = config
+        self.ai = ai
 
     # ----------------------------------------------------------- the AI's view
 
@@ -61,13 +48,13 @@ class InfoCommands:
             return Reply.refuse("Hints need the AI, which is switched off on this server.")
         try:
             async with self.storage.snapshot() as tx:
-                loaded = await self._load(tx, place)
+                loaded = await self.runner.load(tx, place)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         row, game = loaded.row, loaded.game
         if actor.id not in (row.white_id, row.black_id):
             return Reply.refuse("Only the players of this game can ask for a hint.")
-        if not row.state.get("hints"):
+        if not loaded.state.hints:
             return Reply.refuse("Hints are off in this rated match: both players must enable "
                                 "them when it starts (/challenge ... hints:on).")
         player = Player.WHITE if actor.id == row.white_id else Player.BLACK
@@ -99,9 +86,9 @@ class InfoCommands:
             row = await tx.latest_match_in_channel(place.channel_id)
             if row is None or row.guild_id != place.guild_id:
                 return Reply.refuse("There is no game in this channel to analyse.")
-            loaded = await self._load_row(tx, row)
+            loaded = await self.runner.load_row(tx, row)
             games = await tx.games_of_match(row.id)
-            finished = [g for g in games if g.status == "finished"]
+            finished = [g for g in games if g.status is GameStatus.FINISHED]
             if not finished:
                 return Reply.refuse("No game has finished here yet: /analyze looks at the last "
                                     "finished game.")
@@ -189,13 +176,11 @@ class InfoCommands:
 
     async def export(self, place: Place, actor: Actor) -> Reply:
         """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
-        from bot.service.export import export_channel_match
-
         try:
             async with self.storage.snapshot() as tx:
                 row = await tx.latest_match_in_channel(place.channel_id)
                 if row is None or row.guild_id != place.guild_id or row.status in (
-                        "challenged", "declined", "cancelled"):
+                        MatchStatus.CHALLENGED, MatchStatus.DECLINED, MatchStatus.CANCELLED):
                     return Reply.refuse("There is no game in this channel to export.")
                 text = await export_channel_match(tx, row)
         except BackgammonError as error:
@@ -232,13 +217,11 @@ class InfoCommands:
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
         """Recompute every die of a finished game from its revealed seed."""
-        from bot.service.verify import dice_of_record
-
         async with self.storage.snapshot() as tx:
             if game_id is None:
                 row = await tx.latest_match_in_channel(place.channel_id)
                 candidates = await tx.games_of_match(row.id) if row else []
-                finished = [g for g in candidates if g.status == "finished"]
+                finished = [g for g in candidates if g.status is GameStatus.FINISHED]
                 if not finished:
                     return Reply.refuse("No finished game here to verify: the seed of a game "
                                         "is revealed when it ends. Give a game id.")
@@ -248,7 +231,7 @@ class InfoCommands:
                 if found is None:
                     return Reply.refuse(f"There is no game {game_id}.")
                 game_row = found
-            if game_row.status != "finished":
+            if game_row.status is not GameStatus.FINISHED:
                 return Reply(ok=True, text=(
                     f"Game {game_row.id} is still being played; its dice are committed to by "
                     f"SHA-256 {game_row.seed_hash}. The seed is revealed when it ends."))

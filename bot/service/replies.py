@@ -2,7 +2,9 @@
 
 Adapters (the Discord cogs, the console) turn a :class:`Reply` into messages,
 images and buttons.  A refusal is a reply with ``ok`` false and a reason
-meant to be shown privately (ephemeral) to the person who acted.
+meant to be shown privately (ephemeral) to the person who acted.  A mention of a
+user is a :class:`Mention` value inside a :data:`Notice`; each adapter writes it
+its own way (Discord markup, ``@name`` in the console).
 """
 
 from __future__ import annotations
@@ -13,28 +15,60 @@ from enum import Enum
 from render.view import BoardView
 
 
-class Act(Enum):
-    """Actions a button (or a console shortcut) can trigger."""
+class Action(Enum):
+    """Every action on a game, defined once: the action table (:mod:`bot.service.actions`)
+    maps each to its service call, for buttons, the AI and the console alike.  The
+    values are stable: they are written into persistent button ids."""
 
     ACCEPT = "accept"
     DECLINE = "decline"
+    CANCEL = "cancel"
     ROLL = "roll"
     DOUBLE = "double"
     TAKE = "take"
     DROP = "drop"
     BEAVER = "beaver"
+    MOVE = "move"
+    """``option``: the moves typed."""
     UNDO = "undo"
     CONFIRM = "confirm"
+    CHOOSE = "choose"
+    """``option``: the option picked."""
+    RESIGN = "resign"
+    """``option``: single, gammon or backgammon."""
     ACCEPT_RESIGNATION = "accept-resignation"
     REJECT_RESIGNATION = "reject-resignation"
-    CHOOSE = "choose"
+    CLAIM = "claim"
+    FORFEIT = "forfeit"
+    BOARD = "board"
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A user named so that the platform notifies them."""
+
+    user_id: int
+    name: str = ""
+
+
+Notice = tuple[str | Mention, ...]
+"""A line that may mention users: text and :class:`Mention` parts, in order."""
+
+
+def notice(*parts: str | Mention) -> Notice:
+    return tuple(parts)
+
+
+def plain(line: Notice) -> str:
+    """A notice as plain text (``@name`` for a mention)."""
+    return "".join(f"@{p.name or p.user_id}" if isinstance(p, Mention) else p for p in line)
 
 
 @dataclass(frozen=True, slots=True)
 class Button:
     """An action available now, to the listed users only."""
 
-    act: Act
+    action: Action
     label: str
     users: tuple[int, ...]
     option: str = ""
@@ -59,7 +93,7 @@ class Reply:
     what is allowed instead).  ``boards`` are the boards to post (the final
     board of a game that just ended, then the next game's).  ``buttons`` are
     the actions now available and who may use them.  ``notify`` are
-    mentions-worthy lines ("it's @bob's turn").  ``version`` is the match's
+    mention-worthy lines ("it's @bob's turn").  ``version`` is the match's
     state version after the call, for buttons that must not act on a stale
     state.
     """
@@ -69,7 +103,7 @@ class Reply:
     ephemeral: bool = False
     boards: tuple[Board, ...] = ()
     buttons: tuple[Button, ...] = ()
-    notify: tuple[str, ...] = ()
+    notify: tuple[Notice, ...] = ()
     match_id: int | None = None
     version: int | None = None
     attachment: tuple[str, bytes] | None = None

@@ -13,7 +13,7 @@ from engine.gnubgid import (
     encode_match_id,
     encode_position_id,
 )
-from engine.match import Match, MoneySession
+from engine.match import Match, Session
 from engine.player import Player
 from engine.record import PlayMade
 from engine.scoring import EndReason
@@ -31,8 +31,6 @@ from render.view import (
     StakeState,
 )
 from render.view import ResultKind as ViewResultKind
-
-Session = Match | MoneySession
 
 
 def last_play(game: Game) -> LastPlay | None:

@@ -11,7 +11,40 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
+
+
+class MatchStatus(StrEnum):
+    """Where a match (or money session, or chouette game) stands."""
+
+    CHALLENGED = "challenged"
+    """Waiting for the challenged player to accept or decline."""
+    ACTIVE = "active"
+    FINISHED = "finished"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+
+    @property
+    def is_open(self) -> bool:
+        """True while the match occupies its channel."""
+        return self in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE)
+
+
+class GameStatus(StrEnum):
+    """One game of a match."""
+
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class ChouetteStatus(StrEnum):
+    """A chouette table."""
+
+    OPEN = "open"
+    """Waiting for players or for /chouette start."""
+    PLAYING = "playing"
+    CLOSED = "closed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +66,7 @@ class MatchRow:
     length: int
     stake: int
     rated: bool
-    status: str
+    status: MatchStatus
     chouette_id: int | None
     state: dict[str, Any]
     version: int
@@ -50,7 +83,7 @@ class GameRow:
     seed_hash: str
     seed: str
     dice_drawn: int
-    status: str
+    status: GameStatus
     winner_id: int | None
     result: dict[str, Any] | None
     created_at: str
@@ -92,8 +125,7 @@ class ChouetteRow:
     id: int
     guild_id: int
     channel_id: int
-    status: str
-    """'open' (waiting for players or a start), 'playing', 'closed'."""
+    status: ChouetteStatus
     rules: dict[str, Any]
     state: dict[str, Any]
     version: int
@@ -126,7 +158,7 @@ class Transaction(Protocol):
     async def get_match(self, match_id: int) -> MatchRow | None: ...
     async def insert_match(self, *, guild_id: int, channel_id: int, white_id: int,
                            black_id: int, variant: str, rules: dict[str, Any], length: int,
-                           stake: int, rated: bool, status: str,
+                           stake: int, rated: bool, status: MatchStatus,
                            chouette_id: int | None = None,
                            state: dict[str, Any] | None = None) -> MatchRow: ...
     async def update_match(self, row: MatchRow, **changes: Any) -> MatchRow:

@@ -198,7 +198,7 @@ def _alias_board_sql(sql: str) -> str:
 class PostgresTransaction(SqliteTransaction):
     """The shared repository operations on a PostgreSQL transaction."""
 
-    _BOARD_SQL = _alias_board_sql(SqliteTransaction._BOARD_SQL)
+    BOARD_SQL = _alias_board_sql(SqliteTransaction.BOARD_SQL)
 
     def __init__(self, db: PgDatabase) -> None:
         super().__init__(cast(Any, db))
@@ -247,7 +247,7 @@ class PostgresTransaction(SqliteTransaction):
             await super().upsert_user(user_id, name, is_bot)
 
     async def leaderboard_count(self, guild_id: int, order: str) -> int:
-        row = await self._one(f"SELECT COUNT(*) FROM ({self._BOARD_SQL}) AS board",
+        row = await self._one(f"SELECT COUNT(*) FROM ({self.BOARD_SQL}) AS board",
                               {"g": guild_id})
         return int(row[0]) if row else 0
 

@@ -44,10 +44,13 @@ import aiosqlite
 from bot.storage.interface import (
     ChouetteMemberRow,
     ChouetteRow,
+    ChouetteStatus,
     EventRow,
     GameRow,
+    GameStatus,
     LedgerEntry,
     MatchRow,
+    MatchStatus,
     RatingRow,
     StaleVersionError,
     UserRow,
@@ -95,7 +98,8 @@ def _match(row: aiosqlite.Row) -> MatchRow:
     return MatchRow(
         id=row[0], guild_id=row[1], channel_id=row[2], white_id=row[3], black_id=row[4],
         variant=row[5], rules=json.loads(row[6]), length=row[7], stake=row[8],
-        rated=bool(row[9]), status=row[10], chouette_id=row[11], state=json.loads(row[12]),
+        rated=bool(row[9]), status=MatchStatus(row[10]), chouette_id=row[11],
+        state=json.loads(row[12]),
         version=row[13], winner_id=row[14], created_at=row[15], updated_at=row[16],
     )
 
@@ -103,14 +107,15 @@ def _match(row: aiosqlite.Row) -> MatchRow:
 def _game(row: aiosqlite.Row) -> GameRow:
     return GameRow(
         id=row[0], match_id=row[1], number=row[2], seed_hash=row[3], seed=row[4],
-        dice_drawn=row[5], status=row[6], winner_id=row[7],
+        dice_drawn=row[5], status=GameStatus(row[6]), winner_id=row[7],
         result=json.loads(row[8]) if row[8] else None, created_at=row[9], finished_at=row[10],
         setup=json.loads(row[11]),
     )
 
 
 def _chouette(row: aiosqlite.Row) -> ChouetteRow:
-    return ChouetteRow(id=row[0], guild_id=row[1], channel_id=row[2], status=row[3],
+    return ChouetteRow(id=row[0], guild_id=row[1], channel_id=row[2],
+                       status=ChouetteStatus(row[3]),
                        rules=json.loads(row[4]), state=json.loads(row[5]), version=row[6],
                        created_at=row[7])
 
@@ -181,7 +186,10 @@ _BATCHING = True
 
 
 def _run_batch_on(db: aiosqlite.Connection, batch: Sequence[_Statement]) -> Any:
-    conn = db._conn  # called on the connection's thread, where the sqlite3 object lives
+    # aiosqlite has no public way to run a function with its sqlite3 connection on its
+    # thread; this (and _execute above) is the one place that uses its internals, with
+    # the public one-by-one path as the fallback (tests run both).
+    conn = db._conn  # noqa: SLF001
     return _run_batch(conn, batch)
 
 
@@ -532,7 +540,7 @@ class SqliteTransaction:
         return [(float(r[0]), float(r[1])) for r in rows]
 
     # leaderboard and stats ----------------------------------------------------
-    _BOARD_SQL = """
+    BOARD_SQL = """
         WITH members AS (
             SELECT white_id AS user_id FROM matches WHERE guild_id = :g
             UNION SELECT black_id FROM matches WHERE guild_id = :g
@@ -575,7 +583,7 @@ class SqliteTransaction:
         if order not in self._ORDERS:
             raise ValueError(f"unknown leaderboard order {order!r}")
         rows = await self._all(
-            self._BOARD_SQL + self._ORDERS[order] + " LIMIT :limit OFFSET :offset",
+            self.BOARD_SQL + self._ORDERS[order] + " LIMIT :limit OFFSET :offset",
             {"g": guild_id, "limit": limit, "offset": offset, "min_exp": min_experience})
         return [
             {"rank": offset + i + 1, "user_id": r[0], "name": r[1], "rating": float(r[2]),
@@ -585,7 +593,7 @@ class SqliteTransaction:
         ]
 
     async def leaderboard_count(self, guild_id: int, order: str) -> int:
-        row = await self._one(f"SELECT COUNT(*) FROM ({self._BOARD_SQL})",
+        row = await self._one(f"SELECT COUNT(*) FROM ({self.BOARD_SQL})",
                               {"g": guild_id})
         return int(row[0]) if row else 0
 

@@ -32,68 +32,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapters.discord.buttons import GameButton
-from bot.adapters.discord.presenter import NotInGuild, Presenter
+from bot.adapters.discord.errors import APOLOGY, describe_error
+from bot.adapters.discord.host import ServiceBot
+from bot.adapters.discord.presenter import Presenter
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
+from bot.service.boot import Storage, storage_for
 from bot.service.game import GameService
-from bot.storage.interface import Storage
 
 log = logging.getLogger(__name__)
-
-PERMISSION_NAMES = {
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "create_public_threads": "Create Public Threads",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
-    "read_message_history": "Read Message History",
-    "view_channel": "View Channel",
-}
-NEEDED = ("Send Messages, Send Messages in Threads, Create Public Threads, Embed Links "
-          "and Attach Files")
-APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this "
-           "message. The error has been logged; please try again.")
-
-
-class MissingPermission(app_commands.AppCommandError):
-    """Discord refused an operation because the bot lacks ``permission`` here."""
-
-    def __init__(self, permission: str, doing: str) -> None:
-        self.permission = permission
-        self.doing = doing
-        super().__init__(f"missing {permission} to {doing}")
-
-
-def permission_names(perms: list[str]) -> str:
-    names = [PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in perms]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def describe_error(error: Exception) -> str | None:
-    """The message for an expected error, or ``None`` for an unexpected one."""
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, app_commands.BotMissingPermissions):
-        names = permission_names(error.missing_permissions)
-        plural = "s" if len(error.missing_permissions) > 1 else ""
-        return (f"I can't do that here: I'm missing the {names} permission{plural} in this "
-                "channel. Ask a server admin to grant it to me.")
-    if isinstance(error, MissingPermission):
-        return (f"I can't {error.doing}: I'm missing the {error.permission} permission in "
-                "this channel. Ask a server admin to grant it to me.")
-    if isinstance(error, discord.Forbidden):
-        return (f"Discord refused: I'm missing a permission in this channel ({error.text}). "
-                f"I need {NEEDED}.")
-    if isinstance(error, NotInGuild | app_commands.NoPrivateMessage):
-        return "Backgammon is played in a server channel, not in direct messages."
-    if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid value for that option."
-    if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
-    if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You can't use this command here."
-    return None
-
 
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
     async def on_error(self, interaction: discord.Interaction[BackgammonBot],
@@ -109,7 +56,7 @@ def cog_extensions() -> list[str]:
                   if not m.name.startswith("_"))
 
 
-class BackgammonBot(commands.AutoShardedBot):
+class BackgammonBot(ServiceBot):
     """The bot.  ``service`` or ``storage`` may be injected (tests); otherwise the
     config's storage (SQLite file, or PostgreSQL ``storage.url``) is opened in
     :meth:`setup_hook`."""
@@ -147,9 +94,7 @@ class BackgammonBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self._service is None:
             if self._storage is None:
-                from bot.storage.backends import make_storage
-
-                self._storage = make_storage(self.config)  # SQLite file or PostgreSQL url
+                self._storage = storage_for(self.config)  # SQLite file or PostgreSQL url
             await self._storage.open()
             from bot.ai.runner import runner_from_config
 

@@ -8,38 +8,49 @@ a restart (no view is kept in memory)::
 e.g. ``bg:roll:12:7:1234.5678``.  A press by someone not listed gets a private
 refusal naming who may press it; a press on an older board (another match,
 or another version of this one) gets "this game has moved on" from the
-service (``expected_version``).  The game rules stay in the service: the
-buttons only say which service call to make.
+service (:class:`~bot.service.values.Expect`).  The game rules stay in the service: the
+buttons only name the action (the service's action table makes the call).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from collections.abc import Awaitable
+from typing import Any, Protocol, cast
 
 import discord
 
-from bot.service.game import Actor, GameService, Place
-from bot.service.replies import Act, Button, Reply
-
-if TYPE_CHECKING:
-    from bot.adapters.discord.presenter import Presenter
+from bot.adapters.discord.convert import actor_of, mention, place_of
+from bot.service.game import GameService
+from bot.service.replies import Action, Button, Reply
+from bot.service.values import Expect
 
 CUSTOM_ID_MAX = 100
 TEMPLATE = (r"bg:(?P<act>[a-z-]+):(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<users>[0-9.]*)"
             r"(?::(?P<option>.*))?")
 
 _STYLES = {
-    Act.ACCEPT: discord.ButtonStyle.success,
-    Act.ROLL: discord.ButtonStyle.primary,
-    Act.TAKE: discord.ButtonStyle.success,
-    Act.CONFIRM: discord.ButtonStyle.success,
-    Act.ACCEPT_RESIGNATION: discord.ButtonStyle.success,
-    Act.DECLINE: discord.ButtonStyle.danger,
-    Act.DROP: discord.ButtonStyle.danger,
-    Act.REJECT_RESIGNATION: discord.ButtonStyle.danger,
+    Action.ACCEPT: discord.ButtonStyle.success,
+    Action.ROLL: discord.ButtonStyle.primary,
+    Action.TAKE: discord.ButtonStyle.success,
+    Action.CONFIRM: discord.ButtonStyle.success,
+    Action.ACCEPT_RESIGNATION: discord.ButtonStyle.success,
+    Action.DECLINE: discord.ButtonStyle.danger,
+    Action.DROP: discord.ButtonStyle.danger,
+    Action.REJECT_RESIGNATION: discord.ButtonStyle.danger,
 }
+
+
+class Answering(Protocol):
+    """What a button needs of the presenter (:class:`~.presenter.Presenter`)."""
+
+    async def private(self, interaction: discord.Interaction[Any], text: str) -> None: ...
+
+    async def call(self, interaction: discord.Interaction[Any],
+                   work: Awaitable[Reply]) -> Reply: ...
+
+    async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
+                   from_button: bool = False, code_block: bool = False) -> None: ...
 
 
 class Host(Protocol):
@@ -49,13 +60,13 @@ class Host(Protocol):
     def service(self) -> GameService: ...
 
     @property
-    def presenter(self) -> Presenter: ...
+    def presenter(self) -> Answering: ...
 
     async def on_interaction_error(self, interaction: discord.Interaction[Any],
                                    error: Exception) -> None: ...
 
 
-def custom_id(act: Act, match_id: int, version: int, users: tuple[int, ...],
+def custom_id(act: Action, match_id: int, version: int, users: tuple[int, ...],
               option: str = "") -> str:
     """The button's custom id; the user list is left out if it would not fit."""
     cid = f"bg:{act.value}:{match_id}:{version}:{'.'.join(map(str, users))}"
@@ -66,27 +77,11 @@ def custom_id(act: Act, match_id: int, version: int, users: tuple[int, ...],
     return cid
 
 
-def _call(service: GameService, act: Act, place: Place, actor: Actor, match_id: int,
-          version: int, option: str) -> Awaitable[Reply]:
-    """The service call a button makes."""
-    simple: dict[Act, Callable[..., Awaitable[Reply]]] = {
-        Act.ACCEPT: service.accept, Act.DECLINE: service.decline, Act.ROLL: service.roll,
-        Act.DOUBLE: service.double, Act.TAKE: service.take, Act.DROP: service.drop,
-        Act.BEAVER: service.beaver, Act.UNDO: service.undo, Act.CONFIRM: service.confirm,
-    }
-    if act in simple:
-        return simple[act](place, actor, expected_version=version, match_id=match_id)
-    if act is Act.ACCEPT_RESIGNATION or act is Act.REJECT_RESIGNATION:
-        return service.answer_resignation(place, actor, act is Act.ACCEPT_RESIGNATION,
-                                          expected_version=version, match_id=match_id)
-    return service.choose(place, actor, option, expected_version=version, match_id=match_id)
-
-
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                  template=TEMPLATE):
     """One action button of one state of one match."""
 
-    def __init__(self, act: Act, match_id: int, version: int, users: tuple[int, ...],
+    def __init__(self, act: Action, match_id: int, version: int, users: tuple[int, ...],
                  label: str, option: str = "") -> None:
         self.act = act
         self.match_id = match_id
@@ -103,7 +98,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                              match: re.Match[str]) -> GameButton:
         users = tuple(int(u) for u in match["users"].split(".") if u)
         label = getattr(item, "label", None) or match["act"]
-        return cls(Act(match["act"]), int(match["match"]), int(match["version"]), users,
+        return cls(Action(match["act"]), int(match["match"]), int(match["version"]), users,
                    label, match["option"] or "")
 
     @property
@@ -118,11 +113,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
             await host.on_interaction_error(interaction, error)
 
     async def press(self, host: Host, interaction: discord.Interaction[Any]) -> None:
-        from bot.adapters.discord.presenter import actor_of, place_of
-
         presenter = host.presenter
         if self.users and interaction.user.id not in self.users:
-            who = " or ".join(f"<@{u}>" for u in self.users)
+            who = " or ".join(mention(u) for u in self.users)
             await presenter.private(interaction, f"Only {who} can press {self.label} here.")
             return
         place = place_of(interaction)
@@ -130,8 +123,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         service = host.service
 
         # The match id tells an old match's button in this channel from the current one's.
-        reply = await presenter.call(interaction, _call(
-            service, self.act, place, actor, self.match_id, self.version, self.option))
+        reply = await presenter.call(interaction, service.act(
+            self.act, place, actor, option=self.option or None,
+            expect=Expect(self.version, self.match_id)))
         await presenter.send(interaction, reply, from_button=True)
 
 
@@ -146,4 +140,4 @@ def build_view(reply: Reply) -> discord.ui.View | None:
 
 
 def make_button(button: Button, match_id: int, version: int) -> GameButton:
-    return GameButton(button.act, match_id, version, button.users, button.label, button.option)
+    return GameButton(button.action, match_id, version, button.users, button.label, button.option)

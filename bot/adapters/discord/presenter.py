@@ -29,8 +29,8 @@ from typing import Any
 import discord
 
 from bot.adapters.discord.buttons import build_view
+from bot.adapters.discord.convert import notice_text
 from bot.adapters.discord.renderer import Renderer
-from bot.service.game import Actor, Place
 from bot.service.replies import Board, Reply
 
 MAX_CONTENT = 2000
@@ -42,21 +42,6 @@ NO_MENTIONS = discord.AllowedMentions.none()
 MAX_TRACKED_CHANNELS = 10_000
 """Channels whose newest board message the presenter remembers."""
 log = logging.getLogger(__name__)
-
-
-class NotInGuild(discord.app_commands.CheckFailure):
-    """A game command used outside a server."""
-
-
-def place_of(interaction: discord.Interaction[Any]) -> Place:
-    """The service's place (guild, channel) of an interaction; a thread is a channel."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise NotInGuild("Backgammon is played in a server channel, not in direct messages.")
-    return Place(interaction.guild_id, interaction.channel_id)
-
-
-def actor_of(user: discord.abc.User) -> Actor:
-    return Actor(user.id, user.display_name, user.bot)
 
 
 def clip(text: str, limit: int) -> str:
@@ -133,9 +118,10 @@ class Presenter:
                     embed.set_footer(text=ids)
                 out.embeds.append(embed)
                 out.files.append(discord.File(io.BytesIO(png), filename=name))
-            out.content = clip("\n".join(reply.notify), MAX_CONTENT)
+            out.content = clip("\n".join(map(notice_text, reply.notify)), MAX_CONTENT)
         else:
-            lines = [text, *reply.notify] if text else list(reply.notify)
+            notices = [notice_text(n) for n in reply.notify]
+            lines = [text, *notices] if text else notices
             out.content = clip("\n".join(lines), MAX_CONTENT)
         if reply.attachment is not None:
             name, data = reply.attachment

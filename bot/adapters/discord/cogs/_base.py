@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.adapters.discord.presenter import Presenter, actor_of, place_of
-from bot.service.game import Actor, GameService, Place
-from bot.service.replies import Reply
+from bot.adapters.discord.convert import actor_of, place_of
+from bot.adapters.discord.presenter import Presenter
+from bot.service.game import GameService
+from bot.service.replies import Action, Reply
+from bot.service.values import Actor, Place
 
 if TYPE_CHECKING:
-    from bot.adapters.discord.app import BackgammonBot
+    from bot.adapters.discord.host import ServiceBot
 
 Interaction = discord.Interaction[Any]
 
@@ -21,7 +23,7 @@ Interaction = discord.Interaction[Any]
 class ServiceCog(commands.Cog):
     """A cog whose commands translate interactions into service calls."""
 
-    def __init__(self, bot: BackgammonBot) -> None:
+    def __init__(self, bot: ServiceBot) -> None:
         self.bot = bot
 
     @property
@@ -35,6 +37,13 @@ class ServiceCog(commands.Cog):
     @staticmethod
     def where(interaction: Interaction) -> tuple[Place, Actor]:
         return place_of(interaction), actor_of(interaction.user)
+
+    async def act(self, interaction: Interaction, action: Action,
+                  option: str | None = None) -> Reply:
+        """Perform ``action`` through the service's action table and answer."""
+        place, actor = self.where(interaction)
+        return await self.answer(interaction, self.service.act(action, place, actor,
+                                                                option=option))
 
     async def answer(self, interaction: Interaction, work: Awaitable[Reply], *,
                      code_block: bool = False) -> Reply:

@@ -18,11 +18,11 @@ from discord import app_commands
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import SCORING, VariantName, board_permissions, rule_terms
 from bot.service.chouette import ChouetteService
-from bot.service.game import MAX_TEXT
+from bot.service.limits import MAX_TEXT
 from engine.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
 
 if TYPE_CHECKING:
-    from bot.adapters.discord.app import BackgammonBot
+    from bot.adapters.discord.host import ServiceBot
 
 REFUSALS = [
     app_commands.Choice(name="lose-to-captain: a partner who drops pays the captain, who "
@@ -48,18 +48,10 @@ class ChouetteCog(ServiceCog):
         name="chouette", guild_only=True,
         description="Chouette: one player in the box against a team of two or more")
 
-    def __init__(self, bot: BackgammonBot) -> None:
-        super().__init__(bot)
-        self._table: ChouetteService | None = None
-
     @property
     def table(self) -> ChouetteService:
-        """The chouette service on the bot's game service, made once, at the first
-        command (the cog may be loaded before the service exists, to hash the commands)."""
-        games = self.service
-        if self._table is None or self._table.games is not games:
-            self._table = ChouetteService(games)
-        return self._table
+        """The chouette commands of the bot's game service."""
+        return self.service.chouette
 
     @chouette.command(name="open", description="Open a chouette table in this channel "
                                                "(you are its first player)")
@@ -131,5 +123,5 @@ class ChouetteCog(ServiceCog):
         await self.answer(interaction, self.table.status(place, actor))
 
 
-async def setup(bot: BackgammonBot) -> None:
+async def setup(bot: ServiceBot) -> None:
     await bot.add_cog(ChouetteCog(bot))

@@ -17,16 +17,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.adapters.discord.app import MissingPermission, permission_names
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
-from bot.adapters.discord.presenter import actor_of, place_of
+from bot.adapters.discord.convert import actor_of, place_of
+from bot.adapters.discord.errors import MissingPermission, permission_names
 from bot.ai.levels import LEVELS as AI_LEVELS
-from bot.service.game import Place
+from bot.service.replies import Action
+from bot.service.values import Place
 from engine.rules import ScoringMethod
 from engine.variant import VARIANTS, get_variant
 
 if TYPE_CHECKING:
-    from bot.adapters.discord.app import BackgammonBot
+    from bot.adapters.discord.host import ServiceBot
 
 log = logging.getLogger(__name__)
 
@@ -156,20 +157,17 @@ class GameCog(ServiceCog):
     @app_commands.guild_only()
     @board_permissions
     async def accept(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.accept(place, actor))
+        await self.act(interaction, Action.ACCEPT)
 
     @app_commands.command(description="Decline the challenge waiting for you in this channel")
     @app_commands.guild_only()
     async def decline(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.decline(place, actor))
+        await self.act(interaction, Action.DECLINE)
 
     @app_commands.command(description="Withdraw your challenge before it is accepted")
     @app_commands.guild_only()
     async def cancel(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.cancel(place, actor))
+        await self.act(interaction, Action.CANCEL)
 
     # -------------------------------------------------------------- play
 
@@ -177,16 +175,14 @@ class GameCog(ServiceCog):
     @app_commands.guild_only()
     @board_permissions
     async def roll(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.roll(place, actor))
+        await self.act(interaction, Action.ROLL)
 
     @app_commands.command(description="Move your checkers, e.g. 13/7 8/7 or bar/22 24/20")
     @app_commands.describe(moves="Your play in standard notation, e.g. 13/7 8/7 (autocompletes)")
     @app_commands.guild_only()
     @board_permissions
     async def move(self, interaction: Interaction, moves: str) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.move(place, actor, moves))
+        await self.act(interaction, Action.MOVE, moves)
 
     @move.autocomplete("moves")
     async def move_autocomplete(self, interaction: Interaction,
@@ -201,36 +197,31 @@ class GameCog(ServiceCog):
     @app_commands.guild_only()
     @board_permissions
     async def undo(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.undo(place, actor))
+        await self.act(interaction, Action.UNDO)
 
     @app_commands.command(description="Offer a double (turn the cube)")
     @app_commands.guild_only()
     @board_permissions
     async def double(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.double(place, actor))
+        await self.act(interaction, Action.DOUBLE)
 
     @app_commands.command(description="Take the double")
     @app_commands.guild_only()
     @board_permissions
     async def take(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.take(place, actor))
+        await self.act(interaction, Action.TAKE)
 
     @app_commands.command(description="Drop (pass) the double and lose the game at the cube")
     @app_commands.guild_only()
     @board_permissions
     async def drop(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.drop(place, actor))
+        await self.act(interaction, Action.DROP)
 
     @app_commands.command(description="Beaver: take the double and redouble at once")
     @app_commands.guild_only()
     @board_permissions
     async def beaver(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.beaver(place, actor))
+        await self.act(interaction, Action.BEAVER)
 
     @app_commands.command(description="Offer to resign a single game, gammon or backgammon")
     @app_commands.describe(kind="What you give up (default: a single game)")
@@ -239,38 +230,32 @@ class GameCog(ServiceCog):
     @board_permissions
     async def resign(self, interaction: Interaction,
                      kind: app_commands.Choice[str] | None = None) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.resign(
-            place, actor, kind.value if kind else "single"))
+        await self.act(interaction, Action.RESIGN, kind.value if kind else "single")
 
     @app_commands.command(description="Pick an option when the game asks you to choose")
     @app_commands.describe(option="The option to pick")
     @app_commands.guild_only()
     @board_permissions
     async def choose(self, interaction: Interaction, option: str) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.choose(place, actor, option))
+        await self.act(interaction, Action.CHOOSE, option)
 
     @app_commands.command(description="Claim the game when your opponent has not acted in time")
     @app_commands.guild_only()
     @board_permissions
     async def claim(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.claim(place, actor))
+        await self.act(interaction, Action.CLAIM)
 
     @app_commands.command(description="Abandon the match (you lose it)")
     @app_commands.guild_only()
     @board_permissions
     async def forfeit(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.forfeit(place, actor))
+        await self.act(interaction, Action.FORFEIT)
 
     @app_commands.command(description="Show the board of the game in this channel")
     @app_commands.guild_only()
     @board_permissions
     async def board(self, interaction: Interaction) -> None:
-        place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.board(place, actor))
+        await self.act(interaction, Action.BOARD)
 
     @app_commands.command(description="The AI's best plays for your roll, or its cube advice")
     @app_commands.guild_only()
@@ -287,5 +272,5 @@ class GameCog(ServiceCog):
         await self.answer(interaction, self.service.analyze(place, actor))
 
 
-async def setup(bot: BackgammonBot) -> None:
+async def setup(bot: ServiceBot) -> None:
     await bot.add_cog(GameCog(bot))

@@ -10,10 +10,10 @@ from discord import app_commands
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName
-from bot.adapters.discord.presenter import actor_of
+from bot.adapters.discord.convert import actor_of
 
 if TYPE_CHECKING:
-    from bot.adapters.discord.app import BackgammonBot
+    from bot.adapters.discord.host import ServiceBot
 
 ORDERS = [app_commands.Choice(name=n, value=n) for n in ("rating", "money", "wins")]
 
@@ -78,6 +78,6 @@ class InfoCog(ServiceCog):
         await self.presenter.private(interaction, "\n".join(lines))
 
 
-async def setup(bot: BackgammonBot) -> None:
+async def setup(bot: ServiceBot) -> None:
     await bot.add_cog(InfoCog(bot))
 

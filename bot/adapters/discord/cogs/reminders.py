@@ -14,10 +14,11 @@ import discord
 from discord.ext import tasks
 
 from bot.adapters.discord.cogs._base import ServiceCog
+from bot.adapters.discord.convert import notice_text
 from bot.adapters.discord.presenter import MENTION_USERS
 
 if TYPE_CHECKING:
-    from bot.adapters.discord.app import BackgammonBot
+    from bot.adapters.discord.host import ServiceBot
 
 log = logging.getLogger(__name__)
 
@@ -41,19 +42,19 @@ class ReminderCog(ServiceCog):
     async def send_reminders(self) -> int:
         """Post the due reminders; how many were posted."""
         sent = 0
-        for channel_id, text in await self.service.due_reminders():
+        for channel_id, line in await self.service.due_reminders():
             channel = self.bot.get_channel(channel_id)
             try:
                 if channel is None:
                     channel = await self.bot.fetch_channel(channel_id)
                 if not isinstance(channel, discord.abc.Messageable):
                     continue
-                await channel.send(text, allowed_mentions=MENTION_USERS)
+                await channel.send(notice_text(line), allowed_mentions=MENTION_USERS)
                 sent += 1
             except discord.HTTPException as exc:
                 log.warning("cannot post a reminder in channel %s: %s", channel_id, exc)
         return sent
 
 
-async def setup(bot: BackgammonBot) -> None:
+async def setup(bot: ServiceBot) -> None:
     await bot.add_cog(ReminderCog(bot))

@@ -1,0 +1,56 @@
+"""The action table: each :class:`~bot.service.replies.Action` and the one service call
+that performs it.  Buttons, the AI and the console all act through :meth:`ActionTable.act`;
+the Discord cogs call it from their (one-line) command bodies."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.service.challenges import Challenges
+from bot.service.commands import Commands
+from bot.service.concede import Concessions
+from bot.service.replies import Action, Reply
+from bot.service.values import Actor, Expect, Place
+from bot.service.watch import Watch
+
+Call = Callable[[Place, Actor, str, Expect | None], Awaitable[Reply]]
+NEEDS_OPTION = {Action.MOVE: "Say which moves to make, e.g. /move 13/7 8/7.",
+                Action.CHOOSE: "Say which option you choose."}
+
+
+class ActionTable:
+    """Every action, defined once."""
+
+    def __init__(self, challenges: Challenges, commands: Commands, concessions: Concessions,
+                 watch: Watch) -> None:
+        c, k = commands, concessions
+        self._calls: dict[Action, Call] = {
+            Action.ACCEPT: lambda p, a, o, e: challenges.accept(p, a, e),
+            Action.DECLINE: lambda p, a, o, e: challenges.decline(p, a, e),
+            Action.CANCEL: lambda p, a, o, e: challenges.cancel(p, a, e),
+            Action.ROLL: lambda p, a, o, e: c.roll(p, a, e),
+            Action.DOUBLE: lambda p, a, o, e: c.double(p, a, e),
+            Action.TAKE: lambda p, a, o, e: c.take(p, a, e),
+            Action.DROP: lambda p, a, o, e: c.drop(p, a, e),
+            Action.BEAVER: lambda p, a, o, e: c.beaver(p, a, e),
+            Action.MOVE: lambda p, a, o, e: c.move(p, a, o, e),
+            Action.UNDO: lambda p, a, o, e: c.undo(p, a, e),
+            Action.CONFIRM: lambda p, a, o, e: c.confirm(p, a, e),
+            Action.CHOOSE: lambda p, a, o, e: c.choose(p, a, o, e),
+            Action.RESIGN: lambda p, a, o, e: k.resign(p, a, o or "single", e),
+            Action.ACCEPT_RESIGNATION: lambda p, a, o, e: k.answer_resignation(p, a, True, e),
+            Action.REJECT_RESIGNATION: lambda p, a, o, e: k.answer_resignation(p, a, False, e),
+            Action.CLAIM: lambda p, a, o, e: k.claim(p, a, e),
+            Action.FORFEIT: lambda p, a, o, e: k.forfeit(p, a, e),
+            Action.BOARD: lambda p, a, o, e: watch.board(p, a),
+        }
+        missing = set(Action) - set(self._calls)
+        assert not missing, f"actions without a call: {missing}"
+
+    async def act(self, action: Action, place: Place, actor: Actor, *,
+                  option: str | None = None, expect: Expect | None = None) -> Reply:
+        """Perform ``action`` for ``actor`` in ``place`` (``option``: the moves, the choice,
+        the resignation's kind; ``expect``: the state a button was shown for)."""
+        if option is None and action in NEEDS_OPTION:
+            return Reply.refuse(NEEDS_OPTION[action])
+        return await self._calls[action](place, actor, option or "", expect)

@@ -1,0 +1,110 @@
+"""Ending a game before its last checker: resignations, abandoning, claiming an idle game."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.config import Config
+from bot.service.autoplay import AutoPlay
+from bot.service.commands import expect_turn
+from bot.service.endings import Endings
+from bot.service.replies import Refusal, Reply
+from bot.service.runner import ActionRunner
+from bot.service.values import Actor, Expect, Place
+from bot.service.work import Work
+from bot.storage.interface import MatchStatus
+from engine.match import Match
+from engine.scoring import ResultKind
+
+
+class Concessions:
+    """/resign and its answer, /forfeit, /claim."""
+
+    def __init__(self, runner: ActionRunner, autoplay: AutoPlay, endings: Endings,
+                 config: Config) -> None:
+        self.runner = runner
+        self.autoplay = autoplay
+        self.endings = endings
+        self.config = config
+
+    async def resign(self, place: Place, actor: Actor, kind: str = "single",
+                     expect: Expect | None = None) -> Reply:
+        async def op(work: Work) -> None:
+            player = work.player_of(work.actor)
+            game = work.current_game()
+            try:
+                result_kind = ResultKind[kind.strip().upper()]
+            except KeyError:
+                raise Refusal("Resign a single, gammon or backgammon "
+                              "(/resign single).") from None
+            work.game = game.resign(player, result_kind)
+            # The points come from the engine's own settlement of an accepted offer.
+            value = game.resignation_result(player, result_kind)
+            counted = ("" if value.counted is value.kind
+                       else f", counted as a {value.counted.label} here")
+            work.lines.append(f"{work.name(player)} offers to resign a {result_kind.label} "
+                              f"({value.points} point{'s' if value.points != 1 else ''}"
+                              f"{counted}).")
+
+        return await self.runner.run(place, actor, op, expect=expect)
+
+    async def answer_resignation(self, place: Place, actor: Actor, accept: bool,
+                                 expect: Expect | None = None) -> Reply:
+        async def op(work: Work) -> None:
+            player = work.player_of(work.actor)
+            game = expect_turn(work, player)
+            work.game = game.answer_resignation(player, accept)
+            if accept:
+                work.lines.append(f"{work.name(player)} accepts the resignation.")
+                await self.endings.finish(work)
+                await self.autoplay.auto(work)
+            else:
+                work.lines.append(f"{work.name(player)} rejects the resignation: play on.")
+
+        return await self.runner.run(place, actor, op, expect=expect)
+
+    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        """Abandon: lose the current game at the cube's value and end the match/session."""
+        async def op(work: Work) -> None:
+            work.seating.check_forfeit(work)
+            player = work.player_of(work.actor)
+            game = work.current_game()
+            work.game = game.forfeit(player, ResultKind.SINGLE)
+            work.lines.append(f"{work.name(player)} abandons.")
+            await self.endings.finish(work, next_game=False)
+            if work.match_status is MatchStatus.FINISHED:
+                return
+            session = work.session
+            if isinstance(session, Match):
+                work.session = session.forfeit(player)
+                work.lines.append(f"{work.name(player.other)} wins the match by forfeit.")
+            else:
+                work.lines.append("The money session is over.")
+            await self.endings.end_match(work, player.other)
+
+        return await self.runner.run(place, actor, op, expect=expect)
+
+    async def claim(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        """The waiting player claims a game whose opponent has been idle too long."""
+        async def op(work: Work) -> None:
+            player = work.player_of(work.actor)
+            game = work.current_game()
+            idle_player = game.awaiting
+            if idle_player is None or idle_player is player:
+                raise Refusal("You can only claim a game while your opponent has to act.")
+            last = datetime.fromisoformat(work.row.updated_at)
+            limit = timedelta(minutes=self.config.timeouts.claim_after_minutes)
+            waited = self.runner.clock() - last
+            if waited < limit:
+                left = int((limit - waited).total_seconds() // 60) + 1
+                raise Refusal(f"{work.name(idle_player)} still has {left} minute(s) to act "
+                              "before you can claim the game.")
+            how = self.config.timeouts.claim_scores_as
+            kind = ResultKind.SINGLE if how == "cube" else ResultKind[how.upper()]
+            work.game = game.forfeit(idle_player, kind)
+            work.lines.append(f"{work.name(player)} claims the game: {work.name(idle_player)} "
+                              "did not act in time.")
+            await self.endings.finish(work)
+            await self.autoplay.auto(work)
+
+        return await self.runner.run(place, actor, op, expect=expect)

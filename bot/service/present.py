@@ -1,0 +1,96 @@
+"""What a committed action shows: the board, the turn line and the buttons of the next
+actions, built from the :class:`~bot.service.work.Work` that made it."""
+
+from __future__ import annotations
+
+from bot.service.replies import Action, Board, Button, Notice, Reply, notice
+from bot.service.views import board
+from bot.service.work import Work
+from bot.storage.interface import MatchRow, MatchStatus
+from engine.dice import Dice
+from engine.game import Action as GameAction
+from engine.game import Game, Phase
+from engine.move import Play
+from engine.player import Player
+
+_BUTTONS = {GameAction.ROLL: (Action.ROLL, "Roll"), GameAction.DOUBLE: (Action.DOUBLE, "Double"),
+            GameAction.TAKE: (Action.TAKE, "Take"), GameAction.DROP: (Action.DROP, "Drop"),
+            GameAction.BEAVER: (Action.BEAVER, "Beaver"),
+            GameAction.ACCEPT_RESIGNATION: (Action.ACCEPT_RESIGNATION, "Accept resignation"),
+            GameAction.REJECT_RESIGNATION: (Action.REJECT_RESIGNATION, "Reject resignation")}
+
+
+def dice_text(dice: Dice) -> str:
+    return f"{dice.first}-{dice.second}"
+
+
+def play_text(game: Game, play: Play) -> str:
+    """A play in the variant's canonical notation."""
+    return game.variant.format_play(play) or "no move"
+
+
+def example(game: Game) -> str:
+    """A legal play to quote in a refusal."""
+    plays = game.legal_plays()
+    return play_text(game, plays[0]) if plays else "13/7"
+
+
+def draft_text(work: Work, game: Game) -> str:
+    """The moves entered so far this turn ("" if none, or if they are stale)."""
+    draft = work.state.draft
+    if draft is None or not draft.fits(work.game_id, len(game.record)):
+        return ""
+    return draft.text
+
+
+def board_of(work: Work, game: Game) -> Board:
+    return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game))
+
+
+def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
+    who = work.mention(waiting)
+    if game.phase is Phase.DOUBLED:
+        beaver = (waiting, GameAction.BEAVER) in game.available_actions()
+        return notice(who, ": take, drop" + (" or beaver" if beaver else "") + "?")
+    if game.phase is Phase.RESIGNATION:
+        return notice(who, ": accept or reject the resignation?")
+    if game.phase is Phase.PLAY and game.dice is not None:
+        return notice(who, f" to play {dice_text(game.dice)}.")
+    if game.phase is Phase.CHOICE and game.pending_choice is not None:
+        return notice(who, f": {game.pending_choice.prompt}")
+    return notice("It's ", who, "'s turn: roll or double.")
+
+
+def buttons(work: Work, game: Game) -> tuple[Button, ...]:
+    acts = game.available_actions()
+    out: list[Button] = []
+    for game_action, (action, label) in _BUTTONS.items():
+        users = tuple(sorted(work.user(p) for p, a in acts if a is game_action))
+        if users:
+            out.append(Button(action, label, users))
+    if game.phase is Phase.CHOICE and game.pending_choice is not None and (
+            game.turn is not None):
+        for option in game.pending_choice.options:
+            out.append(Button(Action.CHOOSE, option, (work.user(game.turn),), option))
+    if draft_text(work, game) and game.turn is not None:
+        out.append(Button(Action.UNDO, "Undo", (work.user(game.turn),)))
+    if work.state.pending is not None and game.turn is not None:
+        out.append(Button(Action.CONFIRM, "Confirm", (work.user(game.turn),)))
+    return tuple(out)
+
+
+def reply(work: Work, row: MatchRow) -> Reply:
+    """The reply to an action that committed ``row``."""
+    boards = list(work.boards)
+    game = work.game
+    shown: tuple[Button, ...] = ()
+    if game is not None and row.status is MatchStatus.ACTIVE:
+        boards.append(board_of(work, game))
+        shown = buttons(work, game)
+        waiting = game.awaiting
+        if waiting is not None:
+            work.notify.append(turn_line(work, game, waiting))
+        shown = work.seating.decorate(work, game, shown)
+    return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
+                 buttons=shown, notify=tuple(work.notify), match_id=row.id,
+                 version=row.version, attachment=work.attachment)

@@ -1,0 +1,250 @@
+"""The action runner: how every action on a channel commits.
+
+Every state-changing call is **one transaction**:
+
+1. take the channel's in-process lock (two clicks in one process queue up);
+2. open a storage transaction (``BEGIN IMMEDIATE`` on SQLite; a per-channel
+   advisory lock on PostgreSQL); load the channel's match, its current game and
+   the game's events; rebuild the engine state (cached per match version);
+3. check the state version a button was made for (:class:`~bot.service.values.Expect`);
+4. run the command on a :class:`~bot.service.work.Work`: it checks who acts,
+   applies engine transitions, draws dice from the game's seed;
+5. append the new events, update the game row and the match row with an
+   optimistic version check (``UPDATE ... WHERE version = ?``), commit, and
+   build the reply (:mod:`bot.service.present`).
+
+Any refusal (service rule or engine error) rolls the transaction back and returns
+an ephemeral reply with the reason, so bad input never changes state.  The
+commands (:mod:`bot.service.commands`), the chouette (:mod:`bot.service.chouette`)
+and the look-only commands (:mod:`bot.service.info`) all go through this API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+from bot.service import fairdice, present
+from bot.service.replies import Refusal, Reply
+from bot.service.state import MatchState
+from bot.service.values import Actor, Expect, Place, check_id
+from bot.service.work import Loaded, Seating, Work
+from bot.storage.interface import MatchRow, MatchStatus, StaleVersionError, Storage, Transaction
+from bot.storage.replay import replay_game
+from engine.errors import BackgammonError
+from engine.match import Match, MoneySession, Session
+from engine.player import Player
+from engine.rules import RuleOptions
+from engine.scoring import EndReason, Result, ResultKind
+from engine.variant import get_variant
+
+CACHE_LIMIT = 2000
+"""Matches (and channel locks) kept in memory; older ones are reloaded from storage."""
+ACTIVE = (MatchStatus.ACTIVE,)
+
+Op = Callable[[Work], Awaitable[None]]
+"""A command's body: changes the work or raises a refusal."""
+
+
+def result_from_dict(data: dict[str, Any]) -> Result:
+    return Result(
+        winner=Player[str(data["winner"]).upper()],
+        kind=ResultKind[str(data["kind"]).upper()],
+        reason=EndReason(data["reason"]),
+        cube=int(data["cube"]),
+        points=int(data["points"]),
+        counted=ResultKind[str(data["counted"]).upper()],
+    )
+
+
+def refusal_text(error: Exception) -> str | None:
+    """The reason to show for an error that refuses an action (None: not a refusal)."""
+    if isinstance(error, Refusal | BackgammonError):
+        return str(error)
+    if isinstance(error, StaleVersionError):
+        return ("The game moved on before your action arrived "
+                "(someone acted at the same moment): look at the new board.")
+    return None
+
+
+class ActionRunner:
+    """Runs actions as transactions on one storage, with the channel locks, the cache of
+    loaded matches, and the dice and clock of the service."""
+
+    def __init__(self, storage: Storage, *, new_seed: Callable[[], str],
+                 dice: Callable[[str, int], fairdice.DiceStream],
+                 clock: Callable[[], datetime],
+                 seating: Callable[[MatchRow], Seating]) -> None:
+        self.storage = storage
+        self.new_seed = new_seed
+        """Makes each game's secret seed."""
+        self.dice = dice
+        """``dice(seed, start)``: the stream of dice of a game."""
+        self.clock = clock
+        self.seating = seating
+        """The seating strategy of a match row (two players, or a chouette game)."""
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._cache: dict[int, tuple[int, Loaded]] = {}
+        self._names: dict[int, str] = {}
+        """User names this process has stored (no need to write them again)."""
+
+    # ------------------------------------------------------------------ pieces
+
+    def now(self) -> str:
+        return self.clock().isoformat(timespec="milliseconds")
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The in-process lock of a channel (storage adds a cross-process one)."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            if len(self._locks) >= CACHE_LIMIT:  # forget idle channels' locks
+                for key in [k for k, v in self._locks.items() if not v.locked()]:
+                    del self._locks[key]
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    async def note_user(self, tx: Transaction, actor: Actor) -> None:
+        """Store the user's current name (skipped when this process stored it already)."""
+        if self._names.get(actor.id) == actor.name:
+            return
+        await tx.upsert_user(actor.id, actor.name, actor.is_bot)
+        if len(self._names) >= CACHE_LIMIT:
+            self._names.clear()
+        tx.on_commit(lambda: self._names.__setitem__(actor.id, actor.name))
+
+    def cached(self, match_id: int | None) -> Loaded | None:
+        """The last committed state of a match this process knows (may be stale)."""
+        entry = self._cache.get(match_id) if match_id is not None else None
+        return entry[1] if entry is not None else None
+
+    def _remember(self, loaded: Loaded) -> None:
+        self._cache.pop(loaded.row.id, None)
+        while len(self._cache) >= CACHE_LIMIT:
+            del self._cache[next(iter(self._cache))]
+        self._cache[loaded.row.id] = (loaded.row.version, loaded)
+
+    async def load(self, tx: Transaction, place: Place, *,
+                   statuses: tuple[MatchStatus, ...] = ACTIVE) -> Loaded:
+        """The channel's open match, or a refusal saying why there is none to act on."""
+        row = await tx.open_match_in_channel(place.channel_id)
+        if row is None or row.guild_id != place.guild_id:
+            raise Refusal("There is no game in this channel. Start one with /challenge @user.")
+        if row.status not in statuses:
+            if row.status is MatchStatus.CHALLENGED:
+                raise Refusal("The challenge here has not been accepted yet: "
+                              "the challenged player can /accept or /decline it.")
+            raise Refusal("The game here is already under way: there is no challenge waiting "
+                          "to answer or cancel.")
+        return await self.load_row(tx, row)
+
+    async def load_row(self, tx: Transaction, row: MatchRow) -> Loaded:
+        """The engine state of ``row`` (from the cache when its version is known)."""
+        cached = self._cache.get(row.id)
+        if cached is not None and cached[0] == row.version:
+            return cached[1]
+        rules = RuleOptions.from_dict(row.rules)
+        variant = get_variant(row.variant)()
+        session: Session
+        if row.length > 0:
+            session = Match.new(row.length, rules, variant)
+        else:
+            session = MoneySession.new(rules, variant, row.stake)
+        game_row = None
+        game = None
+        for g in await tx.games_of_match(row.id):
+            if g.status == "finished" and g.result is not None:
+                session = session.add_game(result_from_dict(g.result))
+            game_row = g
+        if game_row is not None:
+            game = replay_game(row, game_row, await tx.events(game_row.id))
+        white = await tx.get_user(row.white_id)
+        black = await tx.get_user(row.black_id)
+        names = (white.name if white else str(row.white_id),
+                 black.name if black else str(row.black_id))
+        loaded = Loaded(row, MatchState.from_dict(row.state), session, game_row, game, names)
+        # Cached once the transaction commits: a row this transaction wrote (a
+        # chouette's next match) is not there for anyone if it rolls back.
+        tx.on_commit(lambda: self._remember(loaded))
+        return loaded
+
+    def work(self, tx: Transaction, loaded: Loaded, actor: Actor) -> Work:
+        """A new action on ``loaded`` by ``actor``."""
+        dice = None
+        stored = 0
+        if loaded.game_row is not None:
+            dice = self.dice(loaded.game_row.seed, loaded.game_row.dice_drawn)
+            stored = len(loaded.game.record) if loaded.game is not None else 0
+        return Work(tx=tx, loaded=loaded, actor=actor, seating=self.seating(loaded.row),
+                    game=loaded.game, session=loaded.session, game_row=loaded.game_row,
+                    stored=stored, dice=dice, state=loaded.state)
+
+    async def commit(self, work: Work) -> Reply:
+        """Write what ``work`` did, with the version check; the reply to show."""
+        await work.flush()
+        changes: dict[str, Any] = {"state": work.state.to_dict()}
+        if work.match_status is not None:
+            changes["status"] = work.match_status
+        if work.match_winner is not None:
+            changes["winner_id"] = work.match_winner
+        changes.update(work.row_changes)
+        row = await work.tx.update_match(work.row, **changes)
+        # ``work.game_row`` follows every write to the game's row (flush, finish).
+        state = Loaded(row, work.state, work.session, work.game_row, work.game,
+                       work.loaded.names)
+        # Only a committed state may be served from the cache.
+        work.tx.on_commit(lambda: self._remember(state))
+        return present.reply(work, row)
+
+    # ------------------------------------------------------------- whole actions
+
+    async def transact(self, place: Place, actor: Actor,
+                       body: Callable[[Transaction], Awaitable[Reply]], *,
+                       stale: str | None = None, note_user: bool = True) -> Reply:
+        """``body`` as one transaction under the channel's lock; a refusal (or a
+        stale version: ``stale`` says so in the caller's words) rolls back and becomes
+        an ephemeral reply with its reason.  ``note_user``: store the actor's name (a
+        body that writes user rows itself says False)."""
+        try:
+            check_id(place.guild_id, "server")
+            check_id(place.channel_id, "channel")
+            check_id(actor.id, "user")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        async with self.lock(place.channel_id):
+            try:
+                async with self.storage.transaction() as tx:
+                    if note_user:
+                        await self.note_user(tx, actor)
+                    return await body(tx)
+            except (Refusal, BackgammonError, StaleVersionError) as error:
+                text = stale if stale and isinstance(error, StaleVersionError) else (
+                    refusal_text(error))
+                assert text is not None
+                return Reply.refuse(text)
+
+    async def run(self, place: Place, actor: Actor, op: Op, *, expect: Expect | None = None,
+                  statuses: tuple[MatchStatus, ...] = ACTIVE) -> Reply:
+        """Run the command ``op`` on the channel's match: lock, load, version check,
+        work, commit, reply."""
+        async def body(tx: Transaction) -> Reply:
+            loaded = await self.load(tx, place, statuses=statuses)
+            if expect is not None:
+                if expect.match_id is not None and loaded.row.id != expect.match_id:
+                    raise Refusal("That button belongs to an earlier game in this channel: "
+                                  "use the latest board's buttons.")
+                if loaded.row.version != expect.version:
+                    raise Refusal("This game has moved on since that button was shown: "
+                                  "use the latest board's buttons.")
+            work = self.work(tx, loaded, actor)
+            await op(work)
+            return await self.commit(work)
+
+        return await self.transact(place, actor, body)
+
+    async def look(self, place: Place, *,
+                   statuses: tuple[MatchStatus, ...] = ACTIVE) -> Loaded:
+        """The channel's match read from a snapshot (no lock, nothing written)."""
+        async with self.storage.snapshot() as tx:
+            return await self.load(tx, place, statuses=statuses)

@@ -7,7 +7,8 @@ added.  Every possible pairing gets a cost, and the matching minimises, in stric
 
 1. a second bye for a player (only when everyone left has had one);
 2. rematches (only when no pairing of the whole field avoids them);
-3. the bye going to anyone but the **lowest-ranked player who has not had one**;
+3. the bye going to anyone but the **lowest-ranked player who has not had one** (when
+   everyone left has had one: the lowest-ranked player);
 4. the sum of squared score differences of the pairs, so players on equal scores meet
    wherever possible and the unavoidable floats are as small as possible;
 5. within a score group, pairs close to top-half-against-bottom-half (the first round is
@@ -16,11 +17,12 @@ added.  Every possible pairing gets a cost, and the matching minimises, in stric
 Colours are irrelevant (the opening roll decides who starts).
 
 Speed: the blossom algorithm costs about the number of candidate pairs.  Each player first
-gets as candidates only its ``window`` nearest not-yet-met players by rank; if that graph
-has no pairing of everyone, the window widens, up to every not-yet-met pair, and only then
-are rematches (and then second byes) admitted.  So criteria 1-3 are always met exactly;
-4 and 5 are optimal among the candidate pairs, which hold every pairing a score-group-based
-Swiss system would consider.
+gets as candidates only its ``window`` nearest not-yet-met players by rank (the bye node
+is joined to every candidate for the bye); if that graph has no pairing of everyone, the
+window widens, up to every not-yet-met pair, and only then are rematches (and then second
+byes) admitted.  So criteria 1 and 2 are always met exactly; 3 to 5 are optimal among the
+candidate pairs (exactly optimal when the field is no larger than the window, and in
+practice at any size: a player's best partner is next to him in the ranking).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ def test_single_elimination_ends_with_exactly_one_champion(n: int, seed: int,
                if p != champion and p not in state.withdrawn)
     assert all(lost[p] <= 1 for p in state.withdrawn)
     assert state.round == state.rounds_planned
-    assert [s.player for s in state.standings()][0] == champion
+    assert state.standings()[0].player == champion
 
 
 @settings(max_examples=60, deadline=None)

@@ -105,8 +105,8 @@ def test_started_bracket_gives_byes_to_top_seeds(n: int, seed: int) -> None:
     entrants = [Entrant(f"p{i}", rating=rng.choice([None, 1500.0, 1600.0])) for i in range(n)]
     state = TournamentState.start(TournamentConfig(Format.SINGLE_ELIMINATION), entrants,
                                   lambda: rng.randint(1, 1000))
-    seed = {s.player: s.seed for s in state.seeds}
-    byes = sorted(seed[p.players[0]] for p in state.round_pairings(1) if p.is_bye)
+    seed_of = {s.player: s.seed for s in state.seeds}
+    byes = sorted(seed_of[p.players[0]] for p in state.round_pairings(1) if p.is_bye)
     assert byes == list(range(1, state.bracket_size - n + 1))
     ratings = [s.entrant.rating for s in state.seeds]
     rated = [r for r in ratings if r is not None]

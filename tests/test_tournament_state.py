@@ -56,7 +56,7 @@ def test_whole_tournament_to_a_champion_with_a_forfeit_and_a_removal(fmt: Format
     assert state.champion not in state.withdrawn
     assert state.standings()[0].player == state.champion
     # every state along the way comes back from its stored (JSON) form unchanged
-    for s in stored[:: max(1, len(stored) // 20)] + [state]:
+    for s in [*stored[:: max(1, len(stored) // 20)], state]:
         assert TournamentState.from_dict(json.loads(json.dumps(s.to_dict()))) == s
 
 

@@ -18,7 +18,7 @@ from engine.tournament.swiss import first_round, pair_round
 Pairs = tuple[tuple[str, str | None], ...]
 
 
-def matchings(players: Sequence[str | None]) -> Iterator[list[tuple[str | None, str | None]]]:
+def matchings(players: list[str | None]) -> Iterator[list[tuple[str | None, str | None]]]:
     if not players:
         yield []
         return

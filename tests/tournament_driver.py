@@ -42,8 +42,8 @@ def step(state: TournamentState, rng: random.Random, removals: float = 0.0) -> T
         return state.record_result(pairing.id, winner, reason=Reason.FORFEIT)
     if kind < 0.15:
         return state.record_result(pairing.id, winner, (2, 1), Reason.ORGANISER)
-    return state.record_result(pairing.id, winner,
-                               (pairing.length + rng.randint(0, 2), rng.randint(0, pairing.length - 1)))
+    score = (pairing.length + rng.randint(0, 2), rng.randint(0, pairing.length - 1))
+    return state.record_result(pairing.id, winner, score)
 
 
 def play_out(state: TournamentState, rng: random.Random, removals: float = 0.0,

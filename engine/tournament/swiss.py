@@ -17,8 +17,8 @@ added.  Every possible pairing gets a cost, and the matching minimises, in stric
 Colours are irrelevant (the opening roll decides who starts).
 
 Speed: the blossom algorithm costs about the number of candidate pairs.  Each player first
-gets as candidates only its ``window`` nearest not-yet-met players by rank (the bye node
-is joined to every candidate for the bye); if that graph has no pairing of everyone, the
+gets as candidates only its ``window`` nearest not-yet-met players by rank (and the bye
+node its ``2 * window`` lowest-ranked candidates); if that graph has no pairing of everyone, the
 window widens, up to every not-yet-met pair, and only then are rematches (and then second
 byes) admitted.  So criteria 1 and 2 are always met exactly; 3 to 5 are optimal among the
 candidate pairs (exactly optimal when the field is no larger than the window, and in
@@ -34,7 +34,7 @@ import networkx as nx
 BYE = "\x00bye"
 """The bye node (no player id starts with a NUL)."""
 
-WINDOW = 8
+WINDOW = 4
 """Not-yet-met candidate partners per player, by rank, in the first attempt."""
 
 
@@ -98,9 +98,10 @@ def pair_round(ranking: Sequence[str], scores: Mapping[str, int],
                 taken += 1
                 graph.add_edge(p, q, weight=base - pair_cost(p, q))
         if odd:
-            for p in players:
-                if p in had_bye and not second_byes:
-                    continue
+            candidates = [p for p in players if second_byes or p not in had_bye]
+            if width is not None:
+                candidates = candidates[-2 * width:]  # the lowest-ranked ones
+            for p in candidates:
                 graph.add_edge(p, BYE, weight=base - bye_cost(p))
         matching = nx.max_weight_matching(graph, maxcardinality=True)
         if 2 * len(matching) < n + int(odd):

@@ -4,6 +4,7 @@ Usage (from the repository root, inside the project's virtual environment)::
 
     python bench/run.py            # every benchmark
     python bench/run.py movegen    # only bench_movegen.py
+    python bench/run.py tournament # only bench_tournament.py (Swiss pairing, bracket PNG)
     python bench/run.py --quick    # smaller corpora, for a smoke run
 
 Each ``bench/bench_*.py`` module defines ``run(quick: bool) -> list[str]``

@@ -1,0 +1,131 @@
+"""Tournament pictures (render/bracket.py): the bracket and the standings table read back
+with Pillow, and the text alternative."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+from tournament_driver import play_out, start
+
+from engine.tournament import Bracket, Format, TournamentState
+from render.bracket import (
+    ALT_TEXT_LIMIT,
+    ROW,
+    alt_text,
+    bracket_layout,
+    render_tournament_png,
+    table_layout,
+)
+from render.theme import get_theme
+
+
+def read(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG"
+    return img.convert("RGB")
+
+
+TOL = 8
+"""Palette PNGs keep each colour within a few units (render/png.py's boards likewise)."""
+
+
+def close(a: tuple[int, int, int], b: tuple[int, int, int], tol: int = TOL) -> bool:
+    return max(abs(a[i] - b[i]) for i in range(3)) <= tol
+
+
+def probe_row(img: Image.Image, rect: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    """The fill of a row, left of its text (between the seed number and the name)."""
+    x0, y0, _, y1 = rect
+    pixel = img.getpixel((x0 + 25, (y0 + y1) // 2))
+    assert isinstance(pixel, tuple)
+    return (pixel[0], pixel[1], pixel[2])
+
+
+def test_64_player_bracket_shows_the_champion() -> None:
+    state = play_out(start(Format.SINGLE_ELIMINATION, 64, seed=8), random.Random(8))
+    data = render_tournament_png(state)
+    img = read(data)
+    layout = bracket_layout(state)
+    assert img.size == (layout.width, layout.height)
+    assert len(layout.boxes) == 63
+    theme = get_theme("default")
+    final = layout.box_of(state.pairings[-1].id)
+    side = 0 if final.pairing is not None and final.pairing.a == state.champion else 1
+    assert close(probe_row(img, final.row(side)), theme.highlight)
+    assert close(probe_row(img, final.row(1 - side)), theme.panel)
+    exact = read(render_tournament_png(state, truecolor=True))
+    assert probe_row(exact, final.row(side)) == theme.highlight
+    assert probe_row(exact, final.row(1 - side)) == theme.panel
+    # the winner's line from the semi-final into the final is drawn in the highlight colour
+    semi = next(b for b in layout.boxes
+                if b.stage == final.stage - 1 and b.pairing is not None
+                and b.pairing.winner == state.champion)
+    line = exact.getpixel((semi.rect[2] + 4, semi.centre_y))
+    assert line == theme.highlight
+    assert close(probe_row(img, semi.row(0 if semi.pairing and semi.pairing.a
+                                          == state.champion else 1)), theme.highlight)
+    # legible at 64: full-height rows, nothing squeezed
+    assert all(b.rect[3] - b.rect[1] == 2 * ROW for b in layout.boxes)
+    text = alt_text(state)
+    assert f"Champion: {state.name(state.champion)}" in text
+    assert len(text) <= ALT_TEXT_LIMIT
+
+
+def test_double_elimination_draws_both_brackets_and_the_reset() -> None:
+    # find a small double elimination that needed a bracket reset
+    for seed in range(200):
+        state = play_out(start(Format.DOUBLE_ELIMINATION, 6, seed=seed), random.Random(seed))
+        if any(p.bracket is Bracket.RESET for p in state.pairings):
+            break
+    else:
+        raise AssertionError("no reset in 200 random tournaments")
+    layout = bracket_layout(state)
+    brackets = {b.bracket for b in layout.boxes}
+    assert brackets == {Bracket.WINNERS, Bracket.LOSERS, Bracket.FINAL, Bracket.RESET}
+    assert all(b.pairing is not None for b in layout.boxes)  # finished: every box filled
+    img = read(render_tournament_png(state))
+    reset = layout.box_of(state.pairings[-1].id)
+    assert reset.bracket is Bracket.RESET and reset.pairing is not None
+    side = 0 if reset.pairing.a == state.champion else 1
+    assert close(probe_row(img, reset.row(side)), get_theme("default").highlight)
+    assert "Champion" in alt_text(state)
+
+
+def test_a_bracket_in_progress_shows_the_rounds_ahead_as_empty_boxes() -> None:
+    state = start(Format.SINGLE_ELIMINATION, 13, seed=2)
+    layout = bracket_layout(state)
+    assert len(layout.boxes) == 15
+    assert sum(b.pairing is None for b in layout.boxes) == 7  # rounds 2 to 4
+    img = read(render_tournament_png(state, theme="classic"))
+    pending = next(b for b in layout.boxes if b.pairing is not None and not b.pairing.decided)
+    assert close(probe_row(img, pending.row(0)), get_theme("classic").panel_active)
+    text = alt_text(state)
+    assert "Round 1:" in text and "(to play)" in text and "has a bye" in text
+
+
+def test_swiss_standings_table() -> None:
+    state = play_out(start(Format.SWISS, 64, seed=5), random.Random(5), removals=0.02)
+    img = read(render_tournament_png(state))
+    layout = table_layout(state)
+    assert img.size == (layout.width, layout.height)
+    assert len(layout.rows) == 64
+    highlight = get_theme("default").highlight
+    assert close(probe_row(img, layout.row_of(state.champion or "")), highlight)
+    second = state.standings()[1].player
+    assert not close(probe_row(img, layout.row_of(second)), highlight, 40)
+    text = alt_text(state)
+    assert f"Champion: {state.name(state.champion)}" in text
+    assert text.endswith("…") and len(text) <= ALT_TEXT_LIMIT  # 64 rows do not fit
+
+
+def test_round_robin_table_and_names_override() -> None:
+    state: TournamentState = play_out(start(Format.ROUND_ROBIN, 5, seed=1), random.Random(1))
+    champion = state.champion
+    assert champion is not None
+    names = {champion: "Zoë the Champion"}
+    assert "Champion: Zoë the Champion" in alt_text(state, names)
+    img = read(render_tournament_png(state, names=names))
+    assert close(probe_row(img, table_layout(state).row_of(champion)),
+                 get_theme("default").highlight)

@@ -21,7 +21,8 @@ empty play is applied automatically (the player cannot move).
 Phases::
 
     OPENING      both throw for the first move (``opening_roll``)
-    ROLL         ``turn`` may double (at the start of his turn) or ``roll``
+    ROLL         ``turn`` may double (at the start of his turn; before any throw
+                 with the rule option ``double_before_any_throw``) or ``roll``
     DOUBLED      ``cube.offer.answerer`` must take, drop (or beaver)
     PLAY         ``turn`` must play ``stage`` (``legal_plays()``)
     CHOICE       ``turn`` must ``choose`` one of ``pending_choice.options``

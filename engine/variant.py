@@ -18,7 +18,8 @@ variant and never tests for a particular one.  A variant says
   - :class:`Choice`: the player must pick one of ``options`` (for example the
     doublet named after acey-deucy) with the game's ``choose`` command;
   - :class:`ThrowAgain`: the same player throws again within the same turn
-    (no cube action in between);
+    (no cube action in between, unless the rule option
+    ``double_before_any_throw`` allows a double before it);
   - :class:`EndTurn`: the turn passes to the opponent;
 
 * how the first move is decided (:meth:`Variant.opening_method`);

@@ -209,6 +209,8 @@ def test_russian_two_men_left_with_a_doublet_enter_and_nothing_moves() -> None:
     start = pos({13: 13}, {}, waiting=2, black_waiting=15)
     g = game_at("russian", start).roll(Dice(3, 3))
     assert [white_points(p) for p in g.legal_plays()] == [{13: 13, 22: 2}]
+    with pytest.raises(IllegalPlayError, match=r"003 ch\.10 IV"):
+        g.play_moves((Move(WAITING, 22), Move(WAITING, 22), Move(13, 10), Move(13, 10)))
     g = g.play(g.legal_plays()[0])
     assert g.turn is B and g.phase is Phase.ROLL
 
@@ -237,6 +239,8 @@ def test_french_last_man_enters_and_nothing_else_moves() -> None:
     start = pos({20: 14}, {}, waiting=1, black_waiting=15)
     g = game_at("french", start).roll(Dice(4, 2))
     assert [white_points(p) for p in g.legal_plays()] == [{20: 14, 21: 1}]
+    with pytest.raises(IllegalPlayError, match=r"003 ch\.11"):
+        g.play_moves((Move(WAITING, 21), Move(20, 18)))
 
 
 # -- 8. Russian opening with one die (003 ch.10 I) ------------------------------------
@@ -276,8 +280,7 @@ def test_only_one_die_playable_either_with_higher_die_free() -> None:
     # maintain that if a player can play only one number he must play the higher."
     free = rules(higher_die="free")
     g = game_at("standard", ONE_DIE, free).roll(Dice(6, 5))
-    assert sorted(white_points(p)[k] for p in g.legal_plays() for k in white_points(p)) \
-        == [1, 1]
+    assert len(g.legal_plays()) == 2
     assert {7: 1} in [white_points(p) for p in g.legal_plays()]
     assert {8: 1} in [white_points(p) for p in g.legal_plays()]
     # The variants follow the same option (here French, all men entered).

@@ -59,6 +59,14 @@ class FrenchBackgammon(BookVariant):
                                higher_die=higher_die(turn))
         return super().legal_plays(position, player, stage, turn)
 
+    def illegal_play_message(self, turn: TurnContext, stage: Stage, play: Play) -> str:
+        waiting = turn.position.sides[turn.player][WAITING]
+        if waiting and any(m.src <= 24 for m in play.moves):
+            return (f"In French backgammon no man may move until all 15 are entered, not "
+                    f"even in the throw that enters the last one ({waiting} still to enter; "
+                    "003 ch.11).")
+        return super().illegal_play_message(turn, stage, play)
+
     def next_step(self, turn: TurnContext) -> Step:
         dice = turn.dice
         if not dice.is_double:

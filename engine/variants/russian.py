@@ -133,6 +133,16 @@ class RussianBackgammon(BookVariant):
                                higher_die=higher_die(turn))
         return super().legal_plays(position, player, stage, turn)
 
+    def illegal_play_message(self, turn: TurnContext, stage: Stage, play: Play) -> str:
+        side = turn.position.sides[turn.player]
+        if (side[WAITING] and side[WAITING] + side[BAR] >= 2
+                and not self.enter_then_move(turn.rules)
+                and any(m.src <= 24 for m in play.moves)):
+            return ("In Russian backgammon no man may move until all 15 are entered: only "
+                    "when one man is left may he enter and another man move in the same "
+                    f"throw ({side[WAITING] + side[BAR]} still to enter; 003 ch.10 IV).")
+        return super().illegal_play_message(turn, stage, play)
+
     def restricted(self, turn: TurnContext) -> bool:
         """True when a doublet of this throw is played on one side only (III 1 and 2)."""
         waiting = waiting_at_throw(turn)

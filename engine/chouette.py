@@ -17,9 +17,24 @@ Sources (the rule books in ``/work/shared/rules``):
   captain, the rest ranked by their throw); a latecomer joins at the foot of
   the list; the box keeps the box while he wins, the next in line becomes
   captain and the defeated captain goes to the foot; when the team wins, the
-  captain takes the box and the old box goes to the foot; more than five
-  players should split (the cap); "one or more are permitted to join with the
-  man in the box" (:attr:`TableOptions.box_partners`).
+  captain takes the box and the old box goes to the foot; "if there are more
+  than five it is wise to break up into two groups" (the cap, and
+  :attr:`Table.split_advice` once a sixth joins); "one or more are permitted to
+  join with the man in the box" (:attr:`TableOptions.box_partners`).
+* **Box partners** are the last ``box_partners`` seats of the list.  The
+  rotation keeps the sides of a result together (003 ch.5: the beaten captain
+  "becomes the lower ranking of the inactive partners"; the beaten box "joins
+  the inactive partners ... taking his position at the foot of the list"), so
+  nobody lands on the winner's side right after losing to him: when the box
+  wins, his partners stay with him and the beaten captain goes to the foot of
+  the partnership, above the box partners; when the team wins, the captain
+  takes the box and the lowest-ranked players of his winning partnership join
+  him, while the old box partners and then the old box go to the foot of the
+  partnership.  A latecomer takes the foot of the partnership too (above the
+  box partners), so joining never moves anybody across.  A table therefore
+  needs ``2 * box_partners + 2`` players (and at least three) -- enough winners
+  to fill the box partners' seats; only when players left mid-game and too few
+  winners remain are the seats filled from the losers.
 * 003 ch.6 I: the box wins or loses the game's value against each member:
   a gammon with two doubles is 8 points, "White +16, Black -8, Brown -8".
 
@@ -61,6 +76,12 @@ from engine.errors import BackgammonError
 
 MIN_PLAYERS = 3
 """A chouette is "more than two people" (003 ch.1); with two, play money instead."""
+ADVISED_MAX = 5
+"""003 ch.5: "if there are more than five it is wise to break up into two groups"."""
+SPLIT_ADVICE = (
+    "The rule book advises splitting a chouette of more than five players into two "
+    "groups (003 ch.5): consider opening a second table in another channel."
+)
 DEFAULT_CAP = 6
 MAX_CAP = 8
 MAX_RETHROWS = 50
@@ -104,6 +125,17 @@ class CaptainRefusal(Enum):
         return "if the captain drops, a partner who took becomes captain and plays on"
 
 
+def needed_players(box_partners: int) -> int:
+    """Players a table with ``box_partners`` needs: a box, a captain and a partner,
+    and a team large enough that its winners can fill the box partners' seats."""
+    return max(MIN_PLAYERS + box_partners, 2 * box_partners + 2)
+
+
+def split_advice(players: int) -> str | None:
+    """The book's advice to split when a table has more than five players (003 ch.5)."""
+    return SPLIT_ADVICE if players > ADVISED_MAX else None
+
+
 def _enum(kind: type[Any], value: Any, what: str) -> Any:
     try:
         return kind(value)
@@ -130,16 +162,18 @@ class TableOptions:
         if not MIN_PLAYERS <= self.cap <= MAX_CAP:
             raise ChouetteError(f"The table size cap is {MIN_PLAYERS} to {MAX_CAP} players "
                                 f"(the books advise at most five; default {DEFAULT_CAP}).")
-        if self.box_partners < 0 or self.box_partners + MIN_PLAYERS > self.cap:
+        if self.box_partners < 0 or needed_players(self.box_partners) > self.cap:
+            most = max(k for k in range(self.cap) if needed_players(k) <= self.cap)
             raise ChouetteError(
-                f"Box partners must leave a box, a captain and a partner at the table: "
-                f"with a cap of {self.cap}, 0 to {self.cap - MIN_PLAYERS}.")
+                f"Box partners must leave a box, a captain and a partner at the table, and "
+                f"a winning partnership large enough to fill their seats (2 x box partners "
+                f"+ 2 players): with a cap of {self.cap}, 0 to {most}.")
         if self.stake < 0:
             raise ChouetteError("The stake is a whole number of units a point, 0 or more.")
 
     @property
     def min_players(self) -> int:
-        return MIN_PLAYERS + self.box_partners
+        return needed_players(self.box_partners)
 
     @classmethod
     def from_values(cls, *, refusal: str = RefusalRule.LOSE_TO_CAPTAIN.value,
@@ -278,14 +312,24 @@ class Table:
             return "with the box"
         return "captain" if user == self.captain else "partner"
 
+    @property
+    def split_advice(self) -> str | None:
+        """The book's advice to split, once the table has more than five players
+        (003 ch.5); the host shows it when a sixth (or later) player joins."""
+        return split_advice(len(self.members))
+
     def join(self, user: int) -> Table:
-        """A latecomer takes his place at the foot of the list (003 ch.5)."""
+        """A latecomer takes his place at the foot of the list (003 ch.5): the foot
+        of the partnership, above the box partners' seats."""
         if user in self.users:
             raise ChouetteError("You are already at this table.")
         if len(self.members) >= self.options.cap:
             raise ChouetteError(f"The table is full ({self.options.cap} players): the books "
                                 "advise splitting into two groups; open another chouette.")
-        return replace(self, members=(*self.members, Member(user)))
+        k = self.options.box_partners if self.seated else 0
+        at = len(self.members) - min(k, max(len(self.members) - 1, 0))
+        members = (*self.members[:at], Member(user), *self.members[at:])
+        return replace(self, members=members)
 
     def leave(self, user: int) -> Table:
         if user not in self.users:
@@ -303,19 +347,31 @@ class Table:
         """The order for the next game (003 ch.5, 004).
 
         ``captains`` are the players who captained the game, the last one at the
-        end.  If the box won he stays, the next in line becomes captain and the
-        defeated captain(s) go to the foot; if the team won, the (last) captain
-        takes the box and the old box goes to the foot.  Players who left are
-        skipped; latecomers keep their places at the foot.
+        end.  If the box won he stays with his partners, the next in line becomes
+        captain and the defeated captain(s) go to the foot of the partnership; if
+        the team won, the (last) captain takes the box, the lowest-ranked of his
+        winning partners become the box partners, and the old box partners and
+        then the old box go to the foot of the partnership (see the module
+        docstring).  Players who left are skipped; latecomers keep their places.
         """
         if not captains:
             raise ChouetteError("A game has a captain.")
         present = {m.user: m for m in self.members}
-        rest = [u for u in self.users if u != box and u not in captains]
+        k = self.options.box_partners
+        users = list(self.users)
+        partners = [u for u in users[len(users) - k:] if u != box and u not in captains] \
+            if k else []
+        rest = [u for u in users if u != box and u not in captains and u not in partners]
         if box_won:
-            order = [box, *rest, *captains]
+            order = [box, *rest, *captains, *partners]
         else:
-            order = [captains[-1], *rest, *captains[:-1], box]
+            winners = [*rest, *captains[:-1]]
+            losers = [*partners, box]
+            new_partners = winners[len(winners) - k:] if k else []
+            if len(new_partners) < k:  # too few winners left at the table
+                new_partners = [*losers[:k - len(new_partners)], *new_partners]
+            order = [captains[-1], *(u for u in winners if u not in new_partners),
+                     *(u for u in losers if u not in new_partners), *new_partners]
         seen: list[int] = []
         for u in order:
             if u in present and u not in seen:

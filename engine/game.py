@@ -21,7 +21,8 @@ empty play is applied automatically (the player cannot move).
 Phases::
 
     OPENING      both throw for the first move (``opening_roll``)
-    ROLL         ``turn`` may double (at the start of his turn) or ``roll``
+    ROLL         ``turn`` may double (at the start of his turn; before any throw
+                 with the rule option ``double_before_any_throw``) or ``roll``
     DOUBLED      ``cube.offer.answerer`` must take, drop (or beaver)
     PLAY         ``turn`` must play ``stage`` (``legal_plays()``)
     CHOICE       ``turn`` must ``choose`` one of ``pending_choice.options``
@@ -59,7 +60,7 @@ from engine.record import (
     Roll,
     Take,
 )
-from engine.rules import DEFAULT_RULES, OpeningMethod, RuleOptions
+from engine.rules import DEFAULT_RULES, DropScoring, OpeningMethod, RuleOptions
 from engine.scoring import EndReason, Result, ResultKind, game_points
 from engine.variant import (
     Choice,
@@ -303,7 +304,8 @@ class Game:
         assert self.turn is not None
         return TurnContext(player=self.turn, throws=self.throws, plays=self.stage_plays,
                            choices=self.choices, position=self.position,
-                           turn_number=self.turns_played[self.turn], opening=self.opening_turn)
+                           turn_number=self.turns_played[self.turn], opening=self.opening_turn,
+                           rules=self.rules)
 
     def may_double(self, player: Player) -> bool:
         try:
@@ -406,12 +408,23 @@ class Game:
         if method is OpeningMethod.TWO_DICE_CHOICE:
             return replace(game, phase=Phase.CHOICE, step=OPENING_CHOICE,
                            throws=(Dice(dice[0], dice[1]),))
+        if method is OpeningMethod.ONE_DIE_CHOICE:
+            # 003 ch.10 I: the winner "either may throw again with his own dice or use
+            # the initial throw" -- both dice, his own first.
+            loser_die = b[0] if winner is Player.WHITE else w[0]
+            return replace(game, phase=Phase.CHOICE, step=OPENING_CHOICE,
+                           throws=(Dice(dice[0], loser_die),))
         # ONE_DIE_RETHROW, TWO_DICE_RETHROW: the winner throws again for his first move.
         return replace(game, phase=Phase.ROLL, extra_throw=True)
 
     def _opening_tie(self) -> Game:
         rules = self.rules
         if not (rules.automatic_doubles and not self.crawford):
+            return self
+        if (not rules.automatic_doubles_two_dice
+                and self.variant.opening_method(rules).dice_each == 2):
+            # 003 ch.4 I: automatic doubles come from ties of "a single die" each;
+            # 000 'ADDITIONAL RULES' 5 ("Each tie") is the default.
             return self
         cap = rules.automatic_doubles_cap
         if cap is not None and self.automatic_doubles >= cap:
@@ -544,9 +557,10 @@ class Game:
         if phase is not Phase.ROLL:
             raise CubeError("You can't double now: you have already rolled. "
                             "You can only double before rolling.")
-        if self.extra_throw:
-            raise CubeError("You can't double in the middle of a turn: "
-                            "you can only double before your first throw.")
+        if self.extra_throw and not self.rules.double_before_any_throw:
+            raise CubeError("You can't double in the middle of a turn: you can only double "
+                            "before your first throw (002 'DOUBLING'; the rule option "
+                            "double_before_any_throw allows it, 003 ch.4 II).")
         self.cube.check_double(player)
 
     def double(self, player: Player) -> Game:
@@ -569,11 +583,18 @@ class Game:
 
     def drop(self, player: Player) -> Game:
         """Refuse the double: lose the value before it (001, 002); under checker
-        scoring the position is scored as it stands (003 ch.6 II)."""
+        scoring the position is scored as it stands (003 ch.6 II), and with the
+        rule option ``drop_scoring = as-it-stands`` a gammon or backgammon counts
+        as one (003 ch.4 II, 004 'OPTIONAL DOUBLING')."""
         self._check_answer("drop")
         value = self.cube.drop_value(player)
         game = replace(self, record=(*self.record, Drop(player)))
-        return game._finish(player.other, ResultKind.SINGLE, EndReason.DROP, value)
+        kind = ResultKind.SINGLE
+        if self.rules.drop_scoring is DropScoring.AS_IT_STANDS:
+            # 003 ch.4 II: "it is scored as it stands at the moment the double was
+            # offered"; 004 'OPTIONAL DOUBLING': "the game is scored as it stands".
+            kind = self.variant.result_kind(self.position, player.other)
+        return game._finish(player.other, kind, EndReason.DROP, value)
 
     def _beaver_allowed(self, player: Player) -> bool:
         if not (self.rules.beavers and self.money) or self.phase is not Phase.DOUBLED:
@@ -631,7 +652,7 @@ class Game:
     def counted_kind(self, kind: ResultKind) -> ResultKind:
         """The kind as scored: a single in a variant without gammons, or under the
         Jacoby rule when no double was offered (002; money play only)."""
-        if not self.variant.scores_gammons:
+        if not self.variant.gammons_counted(self.rules):
             return ResultKind.SINGLE
         if self.rules.jacoby and self.money and not self.cube.turned:
             return ResultKind.SINGLE

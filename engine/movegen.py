@@ -744,10 +744,13 @@ def _partial(d: int, partial: list[tuple[int, tuple[Move, ...], Side, int]],
 
 
 def legal_plays(position: Position, player: Player, first: int, second: int,
-                opposite: Sequence[int] = MIRROR) -> list[Play]:
+                opposite: Sequence[int] = MIRROR, *, higher_die: bool = True) -> list[Play]:
     """Every distinct legal play of ``first``-``second`` for ``player``.
 
     ``opposite[i]`` is the opponent's index of the mover's point ``i``.
+    ``higher_die`` (001, 002): when only one die can be used, it must be the
+    higher if the higher can be used; ``False`` lets the player use either
+    (003 ch.3 V, rule option ``higher_die = free``).
     Returns one :class:`Play` per distinct resulting position; a roll that
     cannot be played at all yields a single empty play.
     """
@@ -781,7 +784,7 @@ def legal_plays(position: Position, player: Player, first: int, second: int,
         best, plays = _two_dice(mine, opp_at, first, second, after_hits, white)
     if best <= 0:
         return [Play((), (), position)]
-    if best == 1:
+    if best == 1 and higher_die:
         high = (max(first, second),)
         if any(play.dice == high for play in plays):
             plays = [play for play in plays if play.dice == high]

@@ -60,6 +60,12 @@ _SYSTEM_1 = {Zone.OFF: 1, Zone.LOSER_INNER: 1, Zone.LOSER_OUTER: 2,
              Zone.WINNER_OUTER: 3, Zone.WINNER_INNER: 4}
 
 
+_TRIPLING = (ScoringMethod.COMBINED_2, ScoringMethod.COMBINED_CHECKERS_1,
+             ScoringMethod.COMBINED_CHECKERS_2)
+"""The combined methods whose books say a backgammon triples, whatever the
+agreed backgammon value of scoring by games."""
+
+
 def kind_multiplier(kind: ResultKind, backgammon_value: int = 3) -> int:
     """1, 2, or the agreed backgammon value (3, or 4 by 000 'SCORING')."""
     if kind is ResultKind.BACKGAMMON:
@@ -83,6 +89,11 @@ def base_points(method: ScoringMethod, kind: ResultKind, loser_side: Sequence[in
     numbering; ``zone`` maps his index to a :class:`Zone`.
     """
     mult = kind_multiplier(kind, backgammon_value)
+    if method in _TRIPLING:
+        # 003 ch.6 III System 2 and 004 'SCORING BY STRANDED MEN AND GAMES COMBINED':
+        # "in the case of a backgammon, triple"; backgammon_value (000 'SCORING')
+        # is the games multiplier and applies to games and System 1 only.
+        mult = kind_multiplier(kind)
     if method is ScoringMethod.GAMES:
         return mult
     if method is ScoringMethod.CHECKERS_1:

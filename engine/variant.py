@@ -18,7 +18,8 @@ variant and never tests for a particular one.  A variant says
   - :class:`Choice`: the player must pick one of ``options`` (for example the
     doublet named after acey-deucy) with the game's ``choose`` command;
   - :class:`ThrowAgain`: the same player throws again within the same turn
-    (no cube action in between);
+    (no cube action in between, unless the rule option
+    ``double_before_any_throw`` allows a double before it);
   - :class:`EndTurn`: the turn passes to the opponent;
 
 * how the first move is decided (:meth:`Variant.opening_method`);
@@ -52,7 +53,7 @@ from engine.move import Play
 from engine.movegen import MIRROR, legal_plays
 from engine.player import Player
 from engine.position import CHECKERS, OFF, WAITING, Position
-from engine.rules import OpeningMethod, RuleOptions
+from engine.rules import DEFAULT_RULES, HigherDie, OpeningMethod, RuleOptions
 from engine.scoring import ResultKind, Zone
 
 # -- steps of a turn -----------------------------------------------------------
@@ -111,7 +112,7 @@ class TurnContext:
     the choices made for the current throw; ``position`` the position now;
     ``turn_number`` how many turns this player had before this one in the
     game (0 for his first turn); ``opening`` is true for the game's first
-    turn (the one the opening throw decided).
+    turn (the one the opening throw decided); ``rules`` the game's rule options.
     """
 
     player: Player
@@ -121,6 +122,8 @@ class TurnContext:
     position: Position
     turn_number: int = 0
     opening: bool = False
+    rules: RuleOptions = DEFAULT_RULES
+    """The agreed rule options (the variants read the options that concern them)."""
 
     @property
     def dice(self) -> Dice:
@@ -182,7 +185,8 @@ class Variant(ABC):
         """
         dice = stage.dice
         if len(dice) == 2 or (len(dice) == 4 and len(set(dice)) == 1):
-            return legal_plays(position, player, dice[0], dice[1], self.opposite)
+            return legal_plays(position, player, dice[0], dice[1], self.opposite,
+                               higher_die=turn.rules.higher_die is HigherDie.REQUIRED)
         raise ValueError(f"{self.title}: a stage of {dice} needs the variant's own move "
                          "generator (override legal_plays)")
 
@@ -227,6 +231,11 @@ class Variant(ABC):
             if position.sides[player][OFF] == CHECKERS:
                 return player
         return None
+
+    def gammons_counted(self, rules: RuleOptions) -> bool:
+        """Whether gammons and backgammons score under ``rules`` (default: the
+        class's :attr:`scores_gammons`; a variant may read an option of its own)."""
+        return self.scores_gammons
 
     def result_kind(self, position: Position, winner: Player) -> ResultKind:
         """Single, gammon or backgammon for a finished position (002, 003 ch.3 VII, 004).

@@ -300,7 +300,9 @@ def test_rotation_skips_leavers_and_keeps_latecomers_at_the_foot() -> None:
 @pytest.mark.parametrize("kwargs, words", [
     ({"cap": 9}, "cap is 3 to 8"),
     ({"cap": 2}, "cap is 3 to 8"),
-    ({"box_partners": 4, "cap": 6}, "0 to 3"),
+    # 003 ch.5: the beaten box "joins the inactive partners", so the winners must be
+    # able to fill the box partners' seats: 2 x box partners + 2 players.
+    ({"box_partners": 4, "cap": 6}, "0 to 2"),
     ({"stake": -1}, "stake"),
     ({"refusal": "whatever"}, "forfeit-to-partners, lose-to-captain"),
     ({"captain_refusal": "vote"}, "final-word, partner-takes-over"),
@@ -318,7 +320,8 @@ def test_options_round_trip_and_defaults() -> None:
     default = TableOptions()
     assert default.cap == 6 and default.refusal is LOSE
     assert default.captain_refusal is CaptainRefusal.FINAL_WORD
-    assert default.min_players == 3 and options.min_players == 5
+    # Two box partners need 2 x 2 + 2 players (003 ch.5 rotation; see bot/chouette.py).
+    assert default.min_players == 3 and options.min_players == 6
 
 
 def test_a_table_needs_seats_and_enough_players_before_it_has_a_box() -> None:

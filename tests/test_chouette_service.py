@@ -425,8 +425,10 @@ async def test_box_partners_share_the_box_s_result(tmp_path: Path) -> None:
     reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
     assert "dave (with the box) +1" in reply.text
     assert await game_result(host, await last_game_id(host)) == {1: 1, 4: 1, 2: -1, 3: -1}
-    # The box won: carol captains; bob to the foot, where he now shares the box.
-    assert await order(host) == [1, 3, 4, 2]
+    # The box won: carol captains; bob, beaten, "becomes the lower ranking of the
+    # inactive partners" (003 ch.5) -- the foot of the team, not the box's side;
+    # dave, who won with the box, keeps sharing it.
+    assert await order(host) == [1, 3, 2, 4]
 
 
 async def test_a_box_partner_who_leaves_mid_game_keeps_his_share_of_that_game(

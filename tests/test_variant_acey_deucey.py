@@ -15,7 +15,7 @@ from engine.dice import Dice
 from engine.move import Move, Play
 from engine.player import Player
 from engine.position import BAR, WAITING, Position, make_side
-from engine.rules import DEFAULT_RULES, OpeningMethod
+from engine.rules import DEFAULT_RULES, KickedOff, OpeningMethod, RuleOptions
 from engine.scoring import ResultKind
 from engine.variant import Choice, EndTurn, Stage, ThrowAgain, TurnContext, get_variant
 from engine.variants.acey_deucey import ACEY_DEUCY_RULE, AceyDeucey, AceyDeucey1930
@@ -118,6 +118,17 @@ def test_kicked_off_man_goes_back_to_be_entered_again() -> None:
     plays = plays_of(CLASSIC, pos, (4, 2))
     kick = next(p for p in plays if white_points(p).get(21))
     assert Move(WAITING, 21, True) in kick.moves
+    # By default (rule option kicked_off = enter-first) he waits on the bar and must
+    # come in before any other man moves ('MOVES: Same as Backgammon' brings in 000
+    # 'HITTING "BLOTS"': "A player cannot move any other man while he has a blotted
+    # man off the board").
+    assert kick.position.sides[B][BAR] == 1
+    assert kick.position.sides[B][WAITING] == 14
+    # With kicked_off = reserve he returns to black's men not yet entered.
+    reserve = RuleOptions(kicked_off=KickedOff.RESERVE)
+    turn = TurnContext(W, (Dice(4, 2),), (), (), pos, rules=reserve)
+    plays = CLASSIC.legal_plays(pos, W, Stage((4, 2)), turn)
+    kick = next(p for p in plays if white_points(p).get(21))
     assert kick.position.sides[B][WAITING] == 15
     assert kick.position.sides[B][BAR] == 0
 
@@ -136,8 +147,9 @@ def test_men_off_the_board_need_not_be_entered_first() -> None:
 
 def test_acey_deucy_first_plays_the_1_and_2() -> None:
     # Rule 1: "a player MUST first move or enter a man or men, as a regular one
-    # and two-point throw."
-    step = CLASSIC.next_step(ctx(Position.empty(), Dice(2, 1)))
+    # and two-point throw."  (While men remain to enter, 'SETTING UP THE MEN' says
+    # more: see test_variant_rules_fidelity.)
+    step = CLASSIC.next_step(ctx(make_pos({13: 15}), Dice(2, 1)))
     assert isinstance(step, Stage) and step.dice == (1, 2)
     assert ACEY_DEUCY_RULE in step.rule
 

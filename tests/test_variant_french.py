@@ -78,9 +78,12 @@ def test_no_man_moves_until_all_are_entered() -> None:
 
 def test_once_all_are_entered_men_move_round() -> None:
     # "As soon as a player has entered all his men, he begins moving around the
-    # board" -- the last man may enter and another move in the same throw.
+    # board" -- from the next throw: "None of a player's men may be moved until all
+    # of his men are entered" has no last-man exception in ch.11 (003 ch.11).
     pos = pos_of({20: 14}, waiting=1, black_waiting=15)
-    assert {20: 13, 16: 1, 23: 1} in [points(p) for p in plays_of(pos, (4, 2))]
+    assert [points(p) for p in plays_of(pos, (4, 2))] == [{20: 14, 21: 1}]
+    done = pos_of({20: 14, 21: 1}, black_waiting=15)
+    assert {16: 1, 18: 1, 20: 12, 21: 1} in [points(p) for p in plays_of(done, (4, 2))]
 
 
 def test_doublet_when_entering_four_men_for_each_side_then_throw_again() -> None:

@@ -76,8 +76,12 @@ def test_bar_means_bar_where_hit_men_go_to_the_bar() -> None:
 
 
 def test_bar_means_in_where_kicked_off_men_reenter_as_new() -> None:
-    # 000 'KICKING-OFF': there is no bar in the 1973 Acey-Deucey.
-    assert parse_moves("bar/22", CLASSIC)[0].points == (WAITING, 22)
+    # 000 'KICKING-OFF' with the rule option kicked_off = reserve: the kicked-off man
+    # rejoins the men not yet entered, so there is no bar.
+    assert parse_moves("bar/22", AceyDeucey.reserve_movement)[0].points == (WAITING, 22)
+    # By default (kicked_off = enter-first) he waits on the bar, as in backgammon
+    # (000 'HITTING "BLOTS"', brought in by 'MOVES: Same as Backgammon').
+    assert parse_moves("bar/22", CLASSIC)[0].points == (BAR, 22)
 
 
 def test_counts_hits_and_chains() -> None:

@@ -22,6 +22,7 @@ from engine.game import Game, Phase
 from engine.movegen import legal_plays
 from engine.player import Player
 from engine.position import BAR, Position
+from engine.rules import DEFAULT_RULES, KickedOff, RuleOptions
 from engine.variant import Variant, get_variant
 from engine.variants.acey_deucey import AceyDeucey
 from engine.variants.movement import MovementRules, stage_plays
@@ -32,12 +33,14 @@ MAX_TURNS = 3000
 """Random games here last a few hundred turns; this is a generous bound."""
 
 
-def check_position(variant: Variant, position: Position) -> None:
+def check_position(variant: Variant, position: Position,
+                   rules: RuleOptions = DEFAULT_RULES) -> None:
     Position(position.sides)  # validates 15 checkers a side, no negative counts
     white, black = position.sides
     for i in range(1, 25):
         assert not (white[i] and black[variant.opposite[i]]), f"both colours on white's {i}"
-    if isinstance(variant, AceyDeucey):
+    if isinstance(variant, AceyDeucey) and rules.kicked_off is KickedOff.RESERVE:
+        # 000 'KICKING-OFF' under kicked_off = reserve: no bar in this game.
         assert white[BAR] == 0 and black[BAR] == 0
 
 

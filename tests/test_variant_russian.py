@@ -173,13 +173,24 @@ def test_last_man_enters_and_the_other_number_moves_any_man() -> None:
 
 
 def test_last_man_rule_also_applies_to_doublets() -> None:
-    # IV: "This also applies to doublets."  Two to enter with 3-3: both enter, and
-    # the other two plays move men.
-    pos = pos_of({13: 13}, waiting=2, black_waiting=15)
+    # 003 ch.10 IV: "If only one man is left to enter, that man may be entered and
+    # any man moved ... This also applies to doublets."  One to enter with 3-3: he
+    # enters and the other three plays move men.
+    pos = pos_of({13: 14}, waiting=1, black_waiting=15)
     plays = plays_of(pos, (3, 3, 3, 3))
     assert all(len(p.moves) == 4 for p in plays)
-    assert {13: 11, 10: 2, 22: 2} in [points(p) for p in plays]
-    assert all([m.src for m in p.moves][:2] == [WAITING, WAITING] for p in plays)
+    assert {13: 11, 10: 3, 22: 1} in [points(p) for p in plays]
+
+
+def test_two_men_left_with_a_doublet_only_enter() -> None:
+    # 003 ch.10 IV: "All of a player's men must be entered before any may be moved";
+    # the exception is for "only one man ... left to enter".  Two to enter with 3-3:
+    # both enter and the other two 3s are lost (the rule option russian_entering
+    # = enter-then-move reads 003 ch.10 III 2 instead, see test_variant_rules_fidelity).
+    pos = pos_of({13: 13}, waiting=2, black_waiting=15)
+    plays = plays_of(pos, (3, 3, 3, 3))
+    assert [points(p) for p in plays] == [{13: 13, 22: 2}]
+    assert all(m.src == WAITING for p in plays for m in p.moves)
 
 
 def test_refusal_names_the_rule() -> None:

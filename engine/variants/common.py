@@ -15,9 +15,15 @@ from typing import ClassVar
 from engine.move import Play
 from engine.player import Player
 from engine.position import WAITING, Position
+from engine.rules import HigherDie, RuleOptions
 from engine.variant import EndTurn, Stage, Step, ThrowAgain, TurnContext, Variant
 from engine.variants import notation as variant_notation
 from engine.variants.movement import MovementRules, apply_move, die_of, refusal, stage_plays
+
+
+def higher_die(turn: TurnContext) -> bool:
+    """True when the higher die must be played if only one can be (rule option)."""
+    return turn.rules.higher_die is HigherDie.REQUIRED
 
 
 def complete(stage: Stage, play: Play) -> bool:
@@ -73,9 +79,14 @@ class BookVariant(Variant):
     def initial_position(self) -> Position:
         return Position.empty()
 
+    def movement_for(self, rules: RuleOptions) -> MovementRules:
+        """The movement rules under the game's options (by default :attr:`movement`)."""
+        return self.movement
+
     def legal_plays(self, position: Position, player: Player, stage: Stage,
                     turn: TurnContext) -> list[Play]:
-        return stage_plays(position, player, stage.dice, self.movement)
+        return stage_plays(position, player, stage.dice, self.movement_for(turn.rules),
+                           higher_die=higher_die(turn))
 
     def format_play(self, play: Play) -> str:
         return variant_notation.format_play(play)
@@ -106,7 +117,7 @@ def explain(variant: BookVariant, position: Position, player: Player, stage: Sta
     gives the reason.  If every move is possible on its own, the play must
     have used too few (or wrong) dice.
     """
-    rules = variant.movement
+    rules = variant.movement_for(turn.rules)
     dice = list(stage.dice)
     current = position
     for i, move in enumerate(play.moves):
@@ -132,6 +143,7 @@ def explain(variant: BookVariant, position: Position, player: Player, stage: Sta
         rule = f" {stage.rule}" if stage.rule else ""
         return (f"You must use {need} {'die' if need == 1 else 'dice'} of {what} "
                 f"when you can; that play uses {len(play.moves)}.{rule}")
-    if len(play.moves) == need and need == 1 and len(set(stage.dice)) == 2:
+    if (len(play.moves) == need and need == 1 and len(set(stage.dice)) == 2
+            and higher_die(turn)):
         return "When only one of the two dice can be used, you must use the larger one."
     return None

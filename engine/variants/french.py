@@ -8,8 +8,11 @@
   Opponent started": the standard geometry (my point ``i`` is the opponent's
   ``25 - i``), each player's entering table being the opponent's home table.
 * "None of a player's men may be moved until all of his men are entered."
-  (Checked move by move, so the last man may enter and another man move in the
-  same throw.)
+  There is no exception here (Russian backgammon's "If only one man is left to
+  enter ..." of 003 ch.10 IV is not repeated in ch.11): a stage (the two dice,
+  or one side of a doublet) that starts with men to enter only enters men; the
+  dice left over once the last is in are lost.  With one man left and 4-2 he
+  enters with the 4 (the higher die, 003 ch.3 V / rule option ``higher_die``).
 * "Doublets are played as in Russian Backgammon, using both sides of the dice
   and then throwing again.  If doublets are thrown twice in succession, the two
   sides of the dice may be used on the second throw, but a third throw is not
@@ -25,11 +28,13 @@
 
 from __future__ import annotations
 
-from engine.position import BAR
+from engine.move import Play
+from engine.player import Player
+from engine.position import BAR, WAITING, Position
 from engine.rules import OpeningMethod, RuleOptions
 from engine.variant import EndTurn, Stage, Step, TurnContext, register
-from engine.variants.common import BookVariant, both_sides
-from engine.variants.movement import MIRROR, MovementRules
+from engine.variants.common import BookVariant, both_sides, higher_die
+from engine.variants.movement import MIRROR, MovementRules, entry_plays
 
 
 @register
@@ -47,6 +52,21 @@ class FrenchBackgammon(BookVariant):
     def opening_method(self, rules: RuleOptions) -> OpeningMethod:
         return OpeningMethod.TWO_DICE_CHOICE
 
+    def legal_plays(self, position: Position, player: Player, stage: Stage,
+                    turn: TurnContext) -> list[Play]:
+        if position.sides[player][WAITING]:
+            return entry_plays(position, player, stage.dice, self.movement,
+                               higher_die=higher_die(turn))
+        return super().legal_plays(position, player, stage, turn)
+
+    def illegal_play_message(self, turn: TurnContext, stage: Stage, play: Play) -> str:
+        waiting = turn.position.sides[turn.player][WAITING]
+        if waiting and any(m.src <= 24 for m in play.moves):
+            return (f"In French backgammon no man may move until all 15 are entered, not "
+                    f"even in the throw that enters the last one ({waiting} still to enter; "
+                    "003 ch.11).")
+        return super().illegal_play_message(turn, stage, play)
+
     def next_step(self, turn: TurnContext) -> Step:
         dice = turn.dice
         if not dice.is_double:
@@ -59,7 +79,8 @@ class FrenchBackgammon(BookVariant):
             *super().describe(),
             "the board starts empty; each player enters in the table where his "
             "opponent's home is and the players move in opposite directions",
-            "no man moves until all 15 are entered",
+            "no man moves until all 15 are entered, not even in the throw that enters "
+            "the last one",
             "a man hit must re-enter before any other move",
             "doublets: four plays, then four of the reverse side (7 minus the number), "
             "then throw again; after a second doublet no third throw",

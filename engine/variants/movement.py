@@ -196,14 +196,15 @@ def _build(position: Position, player: Player, mine: Sequence[int], hits: Sequen
 
 
 def stage_plays(position: Position, player: Player, dice: Sequence[int],
-                rules: MovementRules) -> list[Play]:
+                rules: MovementRules, *, higher_die: bool = True) -> list[Play]:
     """Every distinct legal play of one stage.
 
     ``dice`` is two different dice (played in either order) or any number of
     equal dice (the plays of one side of a doublet).  Returns one
     :class:`Play` per distinct resulting position, each using as many dice as
     possible (the same number for all); when nothing can be played, a single
-    empty play.
+    empty play.  ``higher_die``: with two different dice of which only one can
+    be used, the higher must be (001, 002); ``False`` allows either (003 ch.3 V).
     """
     dice = tuple(dice)
     if not dice or any(not 1 <= d <= 6 for d in dice):
@@ -220,7 +221,7 @@ def stage_plays(position: Position, player: Player, dice: Sequence[int],
         first, second = dice
         search.run((first, second), 0, WAITING, False)
         search.run((second, first), 0, WAITING, False)
-        if search.best == 1:
+        if search.best == 1 and higher_die:
             high = max(first, second)
             if any(used == (high,) for _, used in search.found.values()):
                 search.found = {k: v for k, v in search.found.items() if v[1] == (high,)}
@@ -316,3 +317,43 @@ def hit_move(position: Position, player: Player, src: int, dst: int,
     """A :class:`Move` with ``hit`` filled in from the position."""
     hit = dst > 0 and position.sides[1 - player][rules.opposite[dst]] == 1
     return Move(src, dst, hit)
+
+
+def entry_plays(position: Position, player: Player, dice: Sequence[int],
+                rules: MovementRules, *, higher_die: bool = True) -> list[Play]:
+    """The plays of a stage in which no man on the board may move: only entries.
+
+    Each die enters a man -- from the bar first, then one not yet entered --
+    on the point ``25 - die``; as many dice as possible are used and, when
+    only one of two different dice can be, the higher (``higher_die``).  Used
+    where a man may not move until all are entered and that clause has no
+    exception in the stage (003 ch.11; 003 ch.10 IV with more than one man left).
+    """
+    dice = tuple(dice)
+    orders = [dice] if len(set(dice)) == 1 else [dice, dice[::-1]]
+    found: dict[Position, Play] = {}
+    best = 0
+    for order in orders:
+        current = position
+        moves: list[Move] = []
+        used: list[int] = []
+        for die in order:
+            mine = current.sides[player]
+            src = BAR if mine[BAR] else WAITING if mine[WAITING] else None
+            if src is None or refusal(current, player, Move(src, 25 - die), die, rules):
+                break
+            move = hit_move(current, player, src, 25 - die, rules)
+            current = apply_move(current, player, move, die, rules)
+            moves.append(move)
+            used.append(die)
+            if len(used) > best:
+                best, found = len(used), {}
+            if len(used) == best and current not in found:
+                found[current] = Play(tuple(moves), tuple(used), current)
+    if best == 0:
+        return [Play((), (), position)]
+    plays = list(found.values())
+    if best == 1 and higher_die and len(set(dice)) == 2:
+        high = [p for p in plays if p.dice == (max(dice),)]
+        plays = high or plays
+    return plays

@@ -9,6 +9,16 @@
 * "All of a player's men must be entered before any may be moved.  If only
   one man is left to enter, that man may be entered and any man moved for the
   other of the two numbers thrown.  This also applies to doublets." (IV)
+  Read per stage (the two dice, or the four plays of one side of a doublet):
+  a stage that starts with two or more men (on the bar or not yet entered) to
+  enter only enters men -- a doublet with two or three men left enters them and
+  the rest of that side is lost (so, by II, no reverse side and no second
+  throw).  With one man left he may enter and any man move for the rest.  III
+  2 describes the other reading ("he enters these men and then is allowed to
+  start moving his men and to finish the throw"): rule option
+  ``russian_entering = enter-then-move`` (checked move by move: once the last
+  man is in, the rest of the stage moves men).  ``russian-restriction-2``,
+  whose restriction is that very sentence, always reads it so.
 * Two men block a point, a single man is hit; a hit man goes to the bar and
   must re-enter "before its owner can make another move" (III, IV).
 * Doublets: four plays of the number thrown, then four of the opposite faces
@@ -20,7 +30,8 @@
 * Bearing off as in regular backgammon (IV, ch.3 VII).
 * The first play: "Either one or two dice may be used.  High wins, and the
   winner either may throw again with his own dice or use the initial throw"
-  (I): two dice, the winner's choice.
+  (I): two dice, the winner's choice; with the rule option ``opening =
+  one-die-choice``, one die each and the winner plays both or throws again.
 
 The two restrictions of section III, "recommended by some players" for
 doublets thrown while entering, are rule options (:class:`EnteringDoublets`),
@@ -46,12 +57,20 @@ from enum import Enum
 from typing import ClassVar
 
 from engine.errors import RuleOptionError
-from engine.position import BAR
-from engine.rules import OpeningMethod, RuleOptions
+from engine.move import Play
+from engine.player import Player
+from engine.position import BAR, WAITING, Position
+from engine.rules import OpeningMethod, RuleOptions, RussianEntering
 from engine.scoring import Zone
 from engine.variant import EndTurn, Stage, Step, TurnContext, register
-from engine.variants.common import BookVariant, both_sides, side_stage, waiting_at_throw
-from engine.variants.movement import SAME, MovementRules
+from engine.variants.common import (
+    BookVariant,
+    both_sides,
+    higher_die,
+    side_stage,
+    waiting_at_throw,
+)
+from engine.variants.movement import SAME, MovementRules, entry_plays
 
 
 class EnteringDoublets(Enum):
@@ -95,7 +114,34 @@ class RussianBackgammon(BookVariant):
         raise RuleOptionError(f"Option 'entering_doublets' must be one of: {allowed}.")
 
     def opening_method(self, rules: RuleOptions) -> OpeningMethod:
+        """I: "Either one or two dice may be used"; the winner plays or throws again."""
+        if rules.opening is OpeningMethod.ONE_DIE_CHOICE:
+            return OpeningMethod.ONE_DIE_CHOICE
         return OpeningMethod.TWO_DICE_CHOICE
+
+    def enter_then_move(self, rules: RuleOptions) -> bool:
+        """True when men may move in the stage that brings in the last men (III 2)."""
+        return rules.russian_entering is RussianEntering.ENTER_THEN_MOVE
+
+    def legal_plays(self, position: Position, player: Player, stage: Stage,
+                    turn: TurnContext) -> list[Play]:
+        side = position.sides[player]
+        if side[WAITING] and side[WAITING] + side[BAR] >= 2 \
+                and not self.enter_then_move(turn.rules):
+            # IV: only "if only one man is left to enter" may men move as well.
+            return entry_plays(position, player, stage.dice, self.movement,
+                               higher_die=higher_die(turn))
+        return super().legal_plays(position, player, stage, turn)
+
+    def illegal_play_message(self, turn: TurnContext, stage: Stage, play: Play) -> str:
+        side = turn.position.sides[turn.player]
+        if (side[WAITING] and side[WAITING] + side[BAR] >= 2
+                and not self.enter_then_move(turn.rules)
+                and any(m.src <= 24 for m in play.moves)):
+            return ("In Russian backgammon no man may move until all 15 are entered: only "
+                    "when one man is left may he enter and another man move in the same "
+                    f"throw ({side[WAITING] + side[BAR]} still to enter; 003 ch.10 IV).")
+        return super().illegal_play_message(turn, stage, play)
 
     def restricted(self, turn: TurnContext) -> bool:
         """True when a doublet of this throw is played on one side only (III 1 and 2)."""
@@ -136,7 +182,7 @@ class RussianBackgammon(BookVariant):
             "the board starts empty; both players enter in the same table and move the "
             "same way to the same home table",
             "no man moves until all 15 are entered (the last one may enter and another "
-            "man move in the same throw)",
+            "man move in the same throw; rule option russian_entering)",
             "a man hit must re-enter before any other move",
             "doublets: four plays, then four of the reverse side (7 minus the number), "
             "then throw again; after a second doublet no third throw",
@@ -168,3 +214,7 @@ class RussianRestriction2(RussianBackgammon):
     title = "Russian backgammon (doublets restricted until four or fewer to enter)"
     aliases = ("russian-r2",)
     entering_doublets = EnteringDoublets.RESTRICTION_2
+
+    def enter_then_move(self, rules: RuleOptions) -> bool:
+        """III 2: "he enters these men and then is allowed to start moving his men"."""
+        return True

@@ -15,7 +15,7 @@ import random
 
 import pytest
 
-from bot.chouette import (
+from engine.chouette import (
     ADVISED_MAX,
     SPLIT_ADVICE,
     ChouetteError,

@@ -49,7 +49,7 @@ async def test_loop_runs_other_tasks_while_the_ai_thinks_in_a_process() -> None:
         g = busy_game()
         d, ticks = await _count_ticks_while(
             asyncio.ensure_future(runner.decide(g, MatchContext(), EXPERT, random.Random(1))))
-        assert d.play in g.legal_plays() and d.source == "bgsage 3ply"
+        assert d.play in g.legal_plays() and d.source == "GNU 2-ply"
         assert ticks > 0  # the loop was free while the worker process computed
     finally:
         runner.close()

@@ -3,6 +3,7 @@ heuristic for the variants).  See the modules:
 
 * :mod:`bot.ai.convert`   engine positions <-> bgsage boards
 * :mod:`bot.ai.levels`    named levels (depth + noise); default ``strong``
+* :mod:`bot.ai.deadcube`  when a double cannot change anything (never offered)
 * :mod:`bot.ai.context`   the match score the game does not carry
 * :mod:`bot.ai.player`    ``decide(game, context, level, rng) -> Decision``
 * :mod:`bot.ai.heuristic` the documented heuristic player (variants, baseline)
@@ -12,7 +13,15 @@ heuristic for the variants).  See the modules:
 
 from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
 from bot.ai.context import MatchContext
-from bot.ai.levels import DEFAULT_LEVEL, LEVELS, Level, get_level
+from bot.ai.deadcube import dead_double_reason
+from bot.ai.levels import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    Level,
+    analysis_level,
+    fallback_level,
+    get_level,
+)
 from bot.ai.player import Decision, NoDecision, apply_decision, decide
 from bot.ai.runner import AIRunner
 
@@ -26,9 +35,12 @@ __all__ = [
     "Level",
     "MatchContext",
     "NoDecision",
+    "analysis_level",
     "analyze",
     "apply_decision",
+    "dead_double_reason",
     "decide",
+    "fallback_level",
     "get_level",
     "hint",
 ]

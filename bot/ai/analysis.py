@@ -14,6 +14,11 @@ or within 0.1 of right (a "close" no-double; clear no-doubles are not counted,
 so they do not dilute the error rate).  Equities are bgsage's, normalised to a
 1-point cube (EMG in a match), from the deciding player's side.
 
+Depth: the level's, named on GNU Backgammon's scale in every text ("GNU 1-ply
+(bgsage)" for the default, strong; :func:`bot.ai.levels.analysis_level`
+gives the depths ``/analyze`` offers: ``strong`` and ``expert``, GNU 2-ply,
+which ranks each play at 1-ply and the best few plus the play made at 2-ply).
+
 Both work for standard backgammon only; for a variant :func:`hint` ranks plays
 by the heuristic (no equities) and :func:`analyze` says it is unsupported.
 """
@@ -26,7 +31,7 @@ from dataclasses import dataclass
 from bot.ai import heuristic, sage
 from bot.ai.context import MatchContext
 from bot.ai.convert import from_board, to_board
-from bot.ai.levels import DEFAULT_LEVEL, Level
+from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from bot.ai.sage import Chances, CubeEval
 from engine.dice import Dice
 from engine.game import Game, Phase
@@ -94,8 +99,8 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
     if game.phase is Phase.PLAY:
         if not network:
             return _heuristic_hint(game, player, n)
-        return Hint(player, plays=tuple(_play_hints(game, ctx, level)[:n]),
-                    source=f"bgsage {level.depth.value}")
+        return Hint(player, plays=tuple(_play_hints(game, ctx, level, keep=n)[:n]),
+                    source=_source(level))
     if game.phase is Phase.ROLL:
         if not game.may_double(player):
             return Hint(player, note="You cannot double now: roll.")
@@ -103,7 +108,7 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
             advice = "double" if heuristic.should_double(game, player) else "no double"
             return Hint(player, note=f"Heuristic advice: {advice}.", source="heuristic")
         ev = _cube(game, ctx, level, player, game.cube.value, game.cube.owner)
-        return Hint(player, cube=_cube_hint(player, ev), source=f"bgsage {level.depth.value}")
+        return Hint(player, cube=_cube_hint(player, ev), source=_source(level))
     if game.phase is Phase.DOUBLED:
         offer = game.cube.offer
         assert offer is not None
@@ -112,8 +117,7 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
             return Hint(player, note=f"Advice: {'take' if take else 'pass'}.",
                         source="heuristic" if not network else "")
         ev = _cube(game, ctx, level, offer.doubler, game.cube.value, game.cube.owner)
-        return Hint(player, cube=_cube_hint(offer.doubler, ev),
-                    source=f"bgsage {level.depth.value}")
+        return Hint(player, cube=_cube_hint(offer.doubler, ev), source=_source(level))
     return Hint(player, note="No hint for this decision.")
 
 
@@ -125,15 +129,36 @@ def _heuristic_hint(game: Game, player: Player, n: int) -> Hint:
                 note="The network does not know this variant: heuristic ranking (weaker).")
 
 
-def _play_hints(game: Game, ctx: MatchContext, level: Level) -> list[PlayHint]:
+def _source(level: Level) -> str:
+    """The depth on GNU Backgammon's scale, with the engine: ``"GNU 1-ply (bgsage)"``."""
+    return f"{level.depth.label} (bgsage)"
+
+
+def _play_hints(game: Game, ctx: MatchContext, level: Level, keep: int = sage.DEEP_KEEP,
+                force: Sequence[Sequence[int]] = ()) -> list[PlayHint]:
+    """The plays ranked at ``level``'s depth, best first.
+
+    At GNU 2-ply (expert) every play is ranked at 1-ply and the ``keep`` best
+    (within 0.08) plus the ``force`` boards (the play made, in an analysis) are
+    ranked again at 2-ply, as GNU Backgammon's move filter does; only those are
+    returned, so every equity listed is a 2-ply one.
+    """
     me = game.turn
     dice = game.dice
     assert me is not None and dice is not None
     legal = {p.position: p for p in game.legal_plays()}
     cs = sage.cube_state(game, ctx, me)
+    board = to_board(game.position, me)
+    roll = (dice.first, dice.second)
+    shallow = level.depth.shallower
+    if level.depth is EvalDepth.PLY3 and shallow is not None:
+        ranking = sage.deep_plays(board, roll, cs, shallow=shallow, deep=level.depth,
+                                  keep=keep, force=force)
+        cands = list(ranking.plays[:ranking.deep])
+    else:
+        cands = sage.checker_play(board, roll, level.depth, cs)
     out = []
-    for c in sage.checker_play(to_board(game.position, me), (dice.first, dice.second),
-                               level.depth, cs):
+    for c in cands:
         play = legal.get(from_board(c.board, me))
         if play is not None:
             out.append(PlayHint(play, game.variant.format_play(play), c.equity, 0.0, c.chances))
@@ -214,6 +239,8 @@ class GameAnalysis:
             for m in pa.mistakes:
                 lines.append(f"  {m.kind} ({m.dice or 'before rolling'}): played {m.played},"
                              f" better {m.best} (-{m.equity_lost:.3f})")
+        if self.source:
+            lines.append(f"Depth: {self.source}.")
         return lines
 
 
@@ -243,7 +270,7 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
                             "network does not know this variant.")
     tallies = {p: _Tally() for p in Player}
     mistakes: dict[Player, list[Mistake]] = {p: [] for p in Player}
-    src = f"bgsage {level.depth.value}"
+    src = _source(level)
     for idx, event in enumerate(record.events):
         rated = _rate(game, ctx, level, event) if sage.uses_network(game) else None
         if rated is not None:
@@ -274,10 +301,11 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         plays = game.legal_plays()
         if len(plays) < 2:
             return None
-        hints = _play_hints(game, ctx, level)
+        after = game.play_moves(event.moves, event.player)
+        hints = _play_hints(game, ctx, level,
+                            force=(to_board(after.position, event.player),))
         if not hints:
             return None
-        after = game.play_moves(event.moves, event.player)
         made = {h.play.position: h for h in hints}.get(after.position)
         if made is None or made.equity is None or hints[0].equity is None:
             return None

@@ -13,6 +13,13 @@ options; every other variant by :mod:`bot.ai.heuristic`.
 Noise (weaker levels): a Gaussian of the level's σ is added to each
 candidate's equity (each play; no-double, double/take and double/pass; take
 and pass) before choosing, drawn from the injected :class:`random.Random`.
+Only live decisions: no level doubles when the double cannot change anything
+(double match point, a cube that already wins the match, a capped cube; see
+:mod:`bot.ai.deadcube`).
+
+Expert (GNU 2-ply) ranks every play at GNU 1-ply first, then the best few at
+2-ply within the level's ``budget`` seconds; out of time, it plays the 1-ply
+(strong) answer it already has (:func:`bot.ai.sage.deep_plays`).
 
 Resignations (bgsage): the AI accepts when what the resignation gives is at
 least what it expects from playing on: in money play the points offered
@@ -25,11 +32,13 @@ equity table, cube ownership ignored).
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 
 from bot.ai import heuristic, sage
 from bot.ai.context import MatchContext
 from bot.ai.convert import from_board, to_board
+from bot.ai.deadcube import dead_double_reason
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from bot.ai.sage import Chances
 from engine.dice import Dice
@@ -56,7 +65,8 @@ class Decision:
     equity: float | None = None
     """The engine's estimate for the chosen option, from ``player``'s side (if known)."""
     source: str = ""
-    """Who decided: ``"bgsage 2ply"``, ``"heuristic"``, ``"fallback ..."``."""
+    """Who decided, the depth on GNU Backgammon's scale: ``"GNU 1-ply"`` (bgsage
+    2ply), ``"GNU 1-ply (GNU 2-ply out of time)"``, ``"heuristic"``, ``"fallback ..."``."""
 
 
 class NoDecision(ValueError):
@@ -147,7 +157,7 @@ class _NetworkPlayer:
         self.rng = rng
         self.player = player
         self.depth = level.depth
-        self.src = f"bgsage {level.depth.value}"
+        self.src = level.depth.label
 
     def noise(self) -> float:
         return self.rng.gauss(0.0, self.level.noise) if self.level.noise > 0 else 0.0
@@ -176,7 +186,20 @@ class _NetworkPlayer:
         board = to_board(game.position, me)
         cs = sage.cube_state(game, self.ctx, me)
         best: tuple[float, Play, float] | None = None
-        for cand in sage.checker_play(board, (dice.first, dice.second), self.depth, cs):
+        src = self.src
+        shallow = self.depth.shallower
+        if self.depth is EvalDepth.PLY3 and shallow is not None:
+            # The strong (GNU 1-ply) ranking first, then the best few at 2-ply, in budget.
+            ranking = sage.deep_plays(board, (dice.first, dice.second), cs, shallow=shallow,
+                                      deep=self.depth,
+                                      deadline=time.monotonic() + self.level.budget)
+            candidates = list(ranking.plays[:ranking.deep] if ranking.complete
+                              else ranking.plays)
+            if not ranking.complete:
+                src = f"{shallow.label} ({self.depth.label} out of time)"
+        else:
+            candidates = sage.checker_play(board, (dice.first, dice.second), self.depth, cs)
+        for cand in candidates:
             play = legal.get(from_board(cand.board, me))
             if play is None:
                 continue
@@ -186,13 +209,13 @@ class _NetworkPlayer:
         if best is None:  # cannot happen when the conversion is right; stay legal anyway
             i = heuristic.choose_play(game)
             return Decision(me, Action.PLAY, play=game.legal_plays()[i], source="heuristic")
-        return Decision(me, Action.PLAY, play=best[1], equity=best[2], source=self.src)
+        return Decision(me, Action.PLAY, play=best[1], equity=best[2], source=src)
 
     # the cube ----------------------------------------------------------------
 
     def roll_or_double(self) -> Decision:
         game, me = self.game, self.player
-        if not game.may_double(me):
+        if not game.may_double(me) or dead_double_reason(game, self.ctx, me) is not None:
             return Decision(me, Action.ROLL, source=self.src)
         cube = sage.cube_action(to_board(game.position, me), self.depth,
                                 sage.cube_state(game, self.ctx, me))
@@ -269,7 +292,7 @@ class _NetworkPlayer:
         again = total / 36.0
         play = now + self.noise() >= again + self.noise()
         return Decision(me, Action.CHOOSE, option="play" if play else "throw again",
-                        equity=now if play else again, source=f"bgsage {fast.value}")
+                        equity=now if play else again, source=fast.label)
 
     # resignations -------------------------------------------------------------
 

@@ -8,10 +8,13 @@ loop or sockets); each worker loads the networks once.  A thread pool is
 available (``processes=False``) for tests and small deployments.
 
 Time limit: if a decision is not ready after ``time_limit`` seconds, the
-runner answers with a fast fallback decision instead (bgsage ``1ply`` with no
-noise for standard backgammon, the heuristic for variants), computed in a
-separate thread with its own short limit; if even that is late, the heuristic
-decides synchronously (a few milliseconds).  A timed-out worker cannot be
+runner answers with a fallback decision instead, computed in a separate thread
+with its own short limit: the strong level (GNU 1-ply) for expert, so expert
+never plays below the default; GNU 0-ply without noise for the other levels;
+the heuristic for variants.  If even that is late, the heuristic decides
+synchronously (a few milliseconds).  Expert rarely gets here: its deeper search
+stops after ``min(level.budget, time_limit / 2)`` seconds and plays the GNU
+1-ply answer it computed first (:func:`bot.ai.sage.deep_plays`).  A timed-out worker cannot be
 interrupted; the process pool is replaced so later decisions do not queue
 behind it, and the old worker exits when its job ends.
 """
@@ -29,7 +32,7 @@ from typing import Any, TypeVar
 from bot.ai import sage
 from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
 from bot.ai.context import MatchContext
-from bot.ai.levels import DEFAULT_LEVEL, FALLBACK_LEVEL, EvalDepth, Level
+from bot.ai.levels import DEFAULT_LEVEL, FALLBACK_LEVEL, EvalDepth, Level, fallback_level
 from bot.ai.player import Decision, decide, heuristic_decide
 from bot.config import AIConfig
 from engine.game import Game
@@ -62,12 +65,14 @@ class AIRunner:
     """Asynchronous front of the AI: ``await runner.decide(game, ctx, level, rng)``."""
 
     def __init__(self, *, processes: bool = True, workers: int = 1, time_limit: float = 10.0,
-                 fallback_limit: float = 3.0, decide_fn: DecideFn = decide_seeded) -> None:
+                 fallback_limit: float = 3.0, decide_fn: DecideFn = decide_seeded,
+                 fallback_fn: DecideFn = decide_seeded) -> None:
         self.processes = processes
         self.workers = workers
         self.time_limit = time_limit
         self.fallback_limit = fallback_limit
         self.decide_fn = decide_fn
+        self.fallback_fn = fallback_fn
         self.timeouts = 0
         self._pool: Executor = self._new_pool()
         self._fallback = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai-fallback")
@@ -107,15 +112,17 @@ class AIRunner:
         """The AI's decision for ``game.awaiting``, within the time limit (else a fallback)."""
         ctx = context or MatchContext.money()
         seed = (rng or random.Random()).getrandbits(63)
+        budget = min(level.budget, self.time_limit / 2)
         try:
-            return await self.run(self.decide_fn, game, ctx, level, seed)
+            return await self.run(self.decide_fn, game, ctx, replace(level, budget=budget),
+                                  seed)
         except TimeoutError:
             pass
         loop = asyncio.get_running_loop()
         try:
             d = await asyncio.wait_for(
-                loop.run_in_executor(self._fallback, decide_seeded, game, ctx,
-                                     FALLBACK_LEVEL, seed),
+                loop.run_in_executor(self._fallback, self.fallback_fn, game, ctx,
+                                     fallback_level(level), seed),
                 self.fallback_limit)
             return replace(d, source=f"fallback {d.source}")
         except TimeoutError:

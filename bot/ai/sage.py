@@ -10,7 +10,8 @@ behind a lock; bgsage documents them as safe to call from several threads.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,6 +165,66 @@ def checker_play(board: Sequence[int], dice: tuple[int, int], depth: EvalDepth,
     res = an.checker_play(list(board), dice[0], dice[1], cs.cube_value, cs.owner, **cs.kwargs())
     return [PlayEval(tuple(int(x) for x in m.board), float(m.equity),
                      float(m.cubeless_equity), Chances.of(m.probs)) for m in res.moves]
+
+
+DEEP_KEEP = 5
+"""At most this many plays, best by the shallow ranking, are evaluated deeper."""
+DEEP_WITHIN = 0.08
+"""... and only those within this much equity of the shallow best (bgsage's own filter)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DeepRanking:
+    """The plays ranked by a deeper search over the shallow ranking's best candidates."""
+
+    plays: tuple[PlayEval, ...]
+    """Best first: the deeply evaluated candidates, then the rest in shallow order."""
+    deep: int
+    """How many plays (the first ones) carry the deep equity; 0 when out of time."""
+    complete: bool
+    """False when the deadline passed: ``plays`` is then the shallow ranking as it was."""
+
+
+DeepEvaluator = Callable[[Sequence[int]], tuple["Chances", float]]
+"""Chances and equity of a post-move board (mover's side) at the deep depth."""
+
+
+def deep_plays(board: Sequence[int], dice: tuple[int, int], cs: CubeState, *,
+               shallow: EvalDepth, deep: EvalDepth, keep: int = DEEP_KEEP,
+               within: float = DEEP_WITHIN, force: Sequence[Sequence[int]] = (),
+               deadline: float | None = None,
+               clock: Callable[[], float] = time.monotonic,
+               evaluate: DeepEvaluator | None = None) -> DeepRanking:
+    """Rank every play at ``shallow`` depth, then the best few again at ``deep``.
+
+    The shallow ranking is in hand before the deep search starts: if ``clock()``
+    reaches ``deadline`` before every candidate has its deep value, the shallow
+    ranking is returned (``complete`` false), never a shallower one.  Candidates:
+    the ``keep`` best within ``within`` of the best, plus the ``force`` boards
+    (e.g. the play actually made, for analysis) -- GNU Backgammon's move filter.
+    """
+    ranked = checker_play(board, dice, shallow, cs)
+    if not ranked:
+        return DeepRanking((), 0, True)
+    best = ranked[0].equity
+    forced = {tuple(b) for b in force}
+    chosen = [p for i, p in enumerate(ranked)
+              if (i < keep and p.equity >= best - within) or p.board in forced]
+    if evaluate is None:
+        def evaluate(b: Sequence[int]) -> tuple[Chances, float]:
+            return position_chances(b, deep, cs)
+    deepened: list[PlayEval] = []
+    for p in chosen:
+        if deadline is not None and clock() >= deadline:
+            return DeepRanking(tuple(ranked), 0, False)
+        chances, equity = evaluate(p.board)
+        deepened.append(PlayEval(p.board, equity, p.cubeless_equity, chances))
+    if deadline is not None and clock() > deadline:
+        return DeepRanking(tuple(ranked), 0, False)
+    deepened.sort(key=lambda p: -p.equity)
+    done = {p.board for p in deepened}
+    rest = [p for p in ranked if p.board not in done]
+    return DeepRanking((*deepened, *rest), len(deepened), True)
 
 
 def cube_action(board: Sequence[int], depth: EvalDepth, cs: CubeState) -> CubeEval:

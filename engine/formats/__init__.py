@@ -1,1 +1,2 @@
-"""GNU Backgammon file formats: ``.mat`` match files (read and write)."""
+"""GNU Backgammon file formats: ``.mat`` match files (:mod:`.matfile`, read and write) and
+``.sgf`` (:mod:`.sgf`, write), which carries the rules into its analysis."""

@@ -189,13 +189,13 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
     # Mistakes: a ring on the curve at the move, its number above or below.
     lf = font(max(9, round(u * 0.62)), True)
     for m in data.mistakes:
-        x, y = mistake_xy(data, g, m)
+        mx, my = mistake_xy(data, g, m)
         r = u * 0.32
         colour = th.hit if m.mine else th.panel_text
-        d.ellipse((x - r, y - r, x + r, y + r), outline=colour, width=max(2, round(u * 0.1)))
-        above = y - r - u * 0.1 > y0 + u * 0.6
-        ly = y - r - u * 0.1 if above else y + r + u * 0.1
-        d.text((round(x), round(ly)), str(m.move), font=lf, fill=colour,
+        d.ellipse((mx - r, my - r, mx + r, my + r), outline=colour, width=max(2, round(u * 0.1)))
+        above = my - r - u * 0.1 > y0 + u * 0.6
+        ly = my - r - u * 0.1 if above else my + r + u * 0.1
+        d.text((round(mx), round(ly)), str(m.move), font=lf, fill=colour,
                anchor="mb" if above else "mt")
 
     # Legend.

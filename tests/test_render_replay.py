@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
 from picture_games import sample_game
+from PIL import Image
 
 from bot.pictures import count_actions, move_numbers, replay_frames
 from engine.dice import Dice
@@ -306,7 +306,7 @@ def test_alt_text_tells_the_same_story(game60: GameRecord) -> None:
     assert len(alt) <= ALT_TEXT_LIMIT
     assert "alice and bob" in alt and "60 plays, 4 cube actions" in alt
     assert frames[1].caption in alt and frames[-1].caption in alt
-    short = replay_alt_text(frames[:3] + [frames[-1]])
+    short = replay_alt_text([*frames[:3], frames[-1]])
     assert all(f.caption in short for f in frames[:3])
 
 

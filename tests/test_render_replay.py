@@ -35,7 +35,7 @@ TH = get_theme("default")
 TOL = 14
 
 
-def close(a: tuple[int, ...], b: RGB, tol: int = TOL) -> bool:
+def close(a: tuple[int, ...], b: tuple[int, ...], tol: int = TOL) -> bool:
     return max(abs(a[i] - b[i]) for i in range(3)) <= tol
 
 
@@ -44,7 +44,7 @@ def gif_frames(data: bytes) -> list[tuple[Image.Image, int]]:
     assert data[:6] == b"GIF89a"
     im = Image.open(io.BytesIO(data))
     out = []
-    for k in range(im.n_frames):
+    for k in range(getattr(im, "n_frames", 1)):
         im.seek(k)
         out.append((im.convert("RGB"), int(im.info["duration"])))
     return out

@@ -218,11 +218,28 @@ class PlayerAnalysis:
 
 
 @dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """Where the game stood after one rated decision (for the analysis graph)."""
+
+    event_index: int
+    player: Player
+    """Who decided; ``equity`` and ``win`` are from his side."""
+    kind: str
+    equity: float
+    """Equity of the action taken (normalised, as ``equity_lost``)."""
+    win: float
+    """Winning chances: after the play, or before the roll for a cube decision."""
+    lost: float
+
+
+@dataclass(frozen=True, slots=True)
 class GameAnalysis:
     supported: bool
     players: tuple[PlayerAnalysis, PlayerAnalysis]
     source: str = ""
     note: str = ""
+    timeline: tuple[DecisionPoint, ...] = ()
+    """Every rated decision in order of play."""
 
     def of(self, player: Player) -> PlayerAnalysis:
         return self.players[player]
@@ -271,10 +288,12 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
     tallies = {p: _Tally() for p in Player}
     mistakes: dict[Player, list[Mistake]] = {p: [] for p in Player}
     src = _source(level)
+    timeline: list[DecisionPoint] = []
     for idx, event in enumerate(record.events):
         rated = _rate(game, ctx, level, event) if sage.uses_network(game) else None
         if rated is not None:
-            player, kind, lost, played, best, is_cube = rated
+            player, kind, lost, played, best, is_cube, equity, win = rated
+            timeline.append(DecisionPoint(idx, player, kind, equity, win, lost))
             t = tallies[player]
             t.decisions += 1
             t.total += lost
@@ -291,12 +310,13 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
                        tuple(sorted(mistakes[p], key=lambda m: -m.equity_lost)[:top]),
                        tallies[p].checker, tallies[p].cube)
         for p in Player)
-    return GameAnalysis(True, (players[0], players[1]), source=src)
+    return GameAnalysis(True, (players[0], players[1]), source=src, timeline=tuple(timeline))
 
 
 def _rate(game: Game, ctx: MatchContext, level: Level,
-          event: object) -> tuple[Player, str, float, str, str, bool] | None:
-    """(player, kind, equity lost, played, best, is_cube) for a counted decision."""
+          event: object) -> tuple[Player, str, float, str, str, bool, float, float] | None:
+    """(player, kind, equity lost, played, best, is_cube, equity taken, winning chances)
+    for a counted decision."""
     if isinstance(event, PlayMade) and game.phase is Phase.PLAY:
         plays = game.legal_plays()
         if len(plays) < 2:
@@ -310,7 +330,8 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         if made is None or made.equity is None or hints[0].equity is None:
             return None
         lost = max(0.0, hints[0].equity - made.equity)
-        return (event.player, "play", lost, made.text, hints[0].text, False)
+        win = made.chances.win if made.chances is not None else 0.5
+        return (event.player, "play", lost, made.text, hints[0].text, False, made.equity, win)
     if isinstance(event, (DoubleOffered, Roll)) and game.phase is Phase.ROLL:
         p = event.player
         if not game.may_double(p):
@@ -319,10 +340,12 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         best = max(ev.no_double, ev.double_equity)
         best_text = "double" if ev.double_equity > ev.no_double else "no double"
         if isinstance(event, DoubleOffered):
-            return (p, "double", max(0.0, best - ev.double_equity), "double", best_text, True)
+            return (p, "double", max(0.0, best - ev.double_equity), "double", best_text, True,
+                    ev.double_equity, ev.chances.win)
         if ev.double_equity < ev.no_double - CLOSE_NO_DOUBLE:
             return None
-        return (p, "no double", max(0.0, best - ev.no_double), "no double", best_text, True)
+        return (p, "no double", max(0.0, best - ev.no_double), "no double", best_text, True,
+                ev.no_double, ev.chances.win)
     if isinstance(event, (Take, Drop)) and game.phase is Phase.DOUBLED:
         offer = game.cube.offer
         if offer is None or offer.beaver:
@@ -333,5 +356,5 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         chosen = take_eq if isinstance(event, Take) else pass_eq
         kind = "take" if isinstance(event, Take) else "drop"
         return (event.player, kind, max(0.0, max(take_eq, pass_eq) - chosen),
-                kind, best_text, True)
+                kind, best_text, True, chosen, 1.0 - ev.chances.win)
     return None

@@ -1,0 +1,188 @@
+"""The player card: name, rating with its history as a small chart, games and
+matches won, money balance, favourite variant and the last results.
+
+Input is a plain :class:`PlayerCard`; :func:`render_card` gives PNG bytes,
+:func:`card_alt_text` the same information in words.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from render.chart import polyline
+from render.png import _fit, checker_sprite, font
+from render.theme import get_theme
+
+CARD_WIDTH = 800
+CARD_HEIGHT = 320
+
+
+@dataclass(frozen=True, slots=True)
+class RecentResult:
+    won: bool
+    opponent: str
+    detail: str = ""
+    """E.g. "7-4" for a match, "+2" for a money game."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerCard:
+    name: str
+    rating: float
+    experience: int = 0
+    rating_history: tuple[float, ...] = ()
+    """Ratings after each rated match, oldest first (the start value first)."""
+    games: int = 0
+    games_won: int = 0
+    matches: int = 0
+    matches_won: int = 0
+    balance: int = 0
+    favourite_variant: str = ""
+    recent: tuple[RecentResult, ...] = ()
+    """The last results, newest first."""
+    provisional: bool = False
+    """Rating not yet established (too little experience)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardGeometry:
+    spark: tuple[int, int, int, int]
+    """The rating chart's box."""
+    chips: tuple[tuple[int, int, int, int], ...]
+    """One box per recent result, newest first."""
+
+
+def card_geometry(card: PlayerCard, width: int = CARD_WIDTH,
+                  height: int = CARD_HEIGHT) -> CardGeometry:
+    u = width / 40
+    spark = (round(width * 0.52), round(height * 0.12), width - round(u), round(height * 0.62))
+    n = min(len(card.recent), 10)
+    size = round(u * 1.5)
+    gap = round(u * 0.35)
+    y = round(height * 0.8)
+    x = round(u)
+    chips = tuple((x + k * (size + gap), y, x + k * (size + gap) + size, y + size)
+                  for k in range(n))
+    return CardGeometry(spark, chips)
+
+
+def spark_points(card: PlayerCard, g: CardGeometry) -> list[tuple[float, float]]:
+    """Pixel points of the rating history in the chart's box."""
+    hist = card.rating_history or (card.rating,)
+    x0, y0, x1, y1 = g.spark
+    pad = (y1 - y0) * 0.12
+    lo, hi = min(hist), max(hist)
+    if hi - lo < 20:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 10, mid + 10
+    n = len(hist)
+    return [(x0 + (i * (x1 - x0) / (n - 1) if n > 1 else (x1 - x0) / 2),
+             y1 - pad - (r - lo) / (hi - lo) * (y1 - y0 - 2 * pad)) for i, r in enumerate(hist)]
+
+
+def _pct(won: int, total: int) -> str:
+    return f" ({won * 100 // total}%)" if total else ""
+
+
+def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = CARD_WIDTH,
+                      height: int = CARD_HEIGHT) -> Image.Image:
+    th = get_theme(theme)
+    g = card_geometry(card, width, height)
+    u = width / 40
+    img = Image.new("RGB", (width, height), th.background)
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((round(u * 0.3), round(u * 0.3), width - round(u * 0.3),
+                         height - round(u * 0.3)), radius=round(u * 0.6), fill=th.panel)
+    chip = checker_sprite(th, 0, round(u * 0.75))
+    img.paste(chip, (round(u), round(height * 0.1)), chip)
+    left = round(u) + chip.width + round(u * 0.5)
+    name, nf = _fit(card.name, round(u * 1.3), True, g.spark[0] - left - round(u))
+    d.text((left, round(height * 0.1) + chip.height // 2), name, font=nf, fill=th.panel_text,
+           anchor="lm")
+
+    # Rating, big, with its change over the history.
+    y = round(height * 0.34)
+    rf = font(round(u * 1.5), True)
+    rating = f"{card.rating:.0f}"
+    d.text((round(u), y), rating, font=rf, fill=th.highlight, anchor="lm")
+    x = round(u) + round(rf.getlength(rating) + u * 0.5)
+    sf = font(round(u * 0.65))
+    note = f"rating · experience {card.experience}"
+    if card.provisional:
+        note += " · provisional"
+    d.text((x, y), note, font=sf, fill=th.panel_muted, anchor="lm")
+
+    rows = [
+        ("Games", f"{card.games_won} won of {card.games}{_pct(card.games_won, card.games)}"),
+        ("Matches", f"{card.matches_won} won of {card.matches}"
+                    f"{_pct(card.matches_won, card.matches)}"),
+        ("Money", f"{card.balance:+d}"),
+        ("Favourite", card.favourite_variant or "—"),
+    ]
+    lf = font(round(u * 0.62))
+    y = round(height * 0.48)
+    for label, value in rows:
+        d.text((round(u), y), label, font=lf, fill=th.panel_muted, anchor="lm")
+        text, f = _fit(value, round(u * 0.7), True, g.spark[0] - round(u * 5.5))
+        d.text((round(u * 5), y), text, font=f, fill=th.panel_text, anchor="lm")
+        y += round(u * 0.95)
+
+    # Rating history.
+    x0, y0, x1, y1 = g.spark
+    d.rectangle((x0, y0, x1, y1), fill=th.background)
+    hist = card.rating_history or (card.rating,)
+    d.text((x0, y0 - round(u * 0.15)), f"rating over {max(0, len(hist) - 1)} rated matches",
+           font=sf, fill=th.panel_muted, anchor="lb")
+    pts = spark_points(card, g)
+    if len(pts) > 1:
+        polyline(img, pts, th.highlight, max(1.5, u * 0.12), (x0, y0, x1 + 1, y1 + 1))
+    ex, ey = pts[-1]
+    r = u * 0.18
+    d.ellipse((ex - r, ey - r, ex + r, ey + r), fill=th.highlight)
+    af = font(max(9, round(u * 0.55)))
+    d.text((x1, y1 + round(u * 0.2)), f"{min(hist):.0f}–{max(hist):.0f}", font=af,
+           fill=th.panel_muted, anchor="rt")
+
+    # Last results.
+    d.text((round(u), g.chips[0][1] - round(u * 0.2)) if g.chips else
+           (round(u), round(height * 0.8)), "Last results" if g.chips else "No results yet",
+           font=sf, fill=th.panel_muted, anchor="lb" if g.chips else "lt")
+    cf = font(round(u * 0.75), True)
+    for res, box in zip(card.recent, g.chips, strict=False):
+        colour = th.highlight if res.won else th.hit
+        d.rounded_rectangle(box, radius=round(u * 0.3), fill=colour)
+        d.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), "W" if res.won else "L",
+               font=cf, fill=th.banner, anchor="mm")
+    return img
+
+
+def render_card(card: PlayerCard, *, theme: str = "default", width: int = CARD_WIDTH,
+                height: int = CARD_HEIGHT) -> bytes:
+    """The player card as PNG bytes."""
+    out = io.BytesIO()
+    render_card_image(card, theme=theme, width=width, height=height).save(
+        out, "PNG", compress_level=3)
+    return out.getvalue()
+
+
+def card_alt_text(card: PlayerCard, limit: int = 1024) -> str:
+    hist = card.rating_history
+    parts = [f"Player card of {card.name}: rating {card.rating:.0f}"
+             + (" (provisional)" if card.provisional else "")
+             + f", experience {card.experience}."]
+    if len(hist) > 1:
+        parts.append(f"Rating over {len(hist) - 1} rated matches went from {hist[0]:.0f} to "
+                     f"{hist[-1]:.0f} (low {min(hist):.0f}, high {max(hist):.0f}).")
+    parts.append(f"Games won {card.games_won} of {card.games}; matches won "
+                 f"{card.matches_won} of {card.matches}; money balance {card.balance:+d}.")
+    if card.favourite_variant:
+        parts.append(f"Favourite variant: {card.favourite_variant}.")
+    if card.recent:
+        items = [f"{'won' if r.won else 'lost'} against {r.opponent}"
+                 + (f" {r.detail}" if r.detail else "") for r in card.recent]
+        parts.append("Last results, newest first: " + "; ".join(items) + ".")
+    text = " ".join(parts)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,262 @@
+"""The analysis graph, the player card and the match summary: the data built
+from the host's values, and the pictures read back (pixel probes, alt text)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from picture_games import sample_game
+from PIL import Image
+
+from bot.ai.analysis import DecisionPoint, GameAnalysis, Mistake, PlayerAnalysis, analyze
+from bot.ai.levels import INTERMEDIATE
+from bot.service.pictures import (
+    analysis_chart,
+    count_actions,
+    favourite,
+    match_summary,
+    move_numbers,
+    player_card,
+)
+from engine.game import Game
+from engine.match import Match
+from engine.player import Player
+from engine.record import DoubleOffered, GameRecord, PlayMade, Take
+from render.card import (
+    PlayerCard,
+    RecentResult,
+    card_alt_text,
+    card_geometry,
+    render_card,
+    spark_points,
+)
+from render.chart import (
+    ChartData,
+    ChartMistake,
+    ChartPoint,
+    chart_alt_text,
+    geometry,
+    mistake_xy,
+    render_chart,
+    win_colour,
+)
+from render.summary import render_summary, summary_alt_text, summary_geometry
+from render.theme import get_theme
+
+NAMES = ("alice", "bob")
+TH = get_theme("default")
+W, B = Player.WHITE, Player.BLACK
+
+
+def close(a: object, b: tuple[int, int, int], tol: int = 30) -> bool:
+    assert isinstance(a, tuple)
+    return max(abs(int(a[i]) - b[i]) for i in range(3)) <= tol
+
+
+def png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _play_indices(record: GameRecord) -> list[int]:
+    return [i for i, e in enumerate(record.events) if isinstance(e, PlayMade)]
+
+
+def made_up_analysis(record: GameRecord) -> GameAnalysis:
+    """An analysis with known figures on ``record``'s plays (no network needed)."""
+    idx = _play_indices(record)
+    timeline = []
+    for k, i in enumerate(idx):
+        event = record.events[i]
+        assert isinstance(event, PlayMade)
+        timeline.append(DecisionPoint(i, event.player, "play", 0.05 * (k % 7) - 0.1,
+                                      0.3 + 0.02 * (k % 20), 0.0))
+    game = Game.from_record(record)
+    big = Mistake(W, idx[10], game, "play", "13/7", "24/18", 0.4, None)
+    theirs = Mistake(B, idx[21], game, "play", "8/2", "13/7", 0.25, None)
+    return GameAnalysis(True, (PlayerAnalysis(W, 20, 1.0, (big,)),
+                               PlayerAnalysis(B, 18, 0.5, (theirs,))),
+                        timeline=tuple(timeline))
+
+
+@pytest.fixture(scope="module")
+def record() -> GameRecord:
+    return sample_game(40, seed=11, doubles=1)
+
+
+# ------------------------------------------------------------- analysis graph
+
+
+def test_chart_points_are_the_analysis_numbers(record: GameRecord) -> None:
+    an = made_up_analysis(record)
+    numbers = move_numbers(record)
+    for player in Player:
+        data = analysis_chart(an, record, player, NAMES)
+        assert data.player == NAMES[player] and data.opponent == NAMES[player.other]
+        assert len(data.points) == len(an.timeline)
+        for pt, dp in zip(data.points, an.timeline, strict=True):
+            assert pt.move == numbers[dp.event_index]
+            if dp.player is player:
+                assert (pt.win, pt.equity) == (dp.win, dp.equity)
+            else:  # the opponent's decision, seen from this side
+                assert pt.win == pytest.approx(1 - dp.win)
+                assert pt.equity == pytest.approx(-dp.equity)
+        assert data.error_rate == pytest.approx(an.of(player).error_rate)
+        assert data.moves == count_actions(record)[0] == 40
+        marked = {(m.move, m.equity_lost, m.mine) for m in data.mistakes}
+        assert marked == {(numbers[m.event_index], m.equity_lost, m.player is player)
+                          for pa in an.players for m in pa.mistakes}
+
+
+def test_move_numbers_count_plays_from_one(record: GameRecord) -> None:
+    numbers = move_numbers(record)
+    idx = _play_indices(record)
+    assert [numbers[i] for i in idx] == list(range(1, len(idx) + 1))
+    doubles = [i for i, e in enumerate(record.events) if isinstance(e, DoubleOffered)]
+    takes = [i for i, e in enumerate(record.events) if isinstance(e, Take)]
+    for i in doubles + takes:  # a cube action belongs to the next play
+        assert numbers[i] == 1 + sum(1 for j in idx if j < i)
+
+
+def test_real_analysis_timeline_feeds_the_chart() -> None:
+    """bgsage (1-ply): one timeline entry per counted decision, the mistakes'
+    costs among them, and the chart's points are those numbers."""
+    rec = sample_game(14, seed=4, doubles=0)
+    an = analyze(rec, level=INTERMEDIATE, min_mistake=0.0)
+    assert an.supported
+    assert len(an.timeline) == sum(pa.decisions for pa in an.players)
+    assert sum(dp.lost for dp in an.timeline) == pytest.approx(
+        sum(pa.total_lost for pa in an.players))
+    lost_at = {dp.event_index: dp.lost for dp in an.timeline}
+    for pa in an.players:
+        for m in pa.mistakes:
+            assert lost_at[m.event_index] == pytest.approx(m.equity_lost)
+    assert all(0.0 <= dp.win <= 1.0 for dp in an.timeline)
+    data = analysis_chart(an, rec, W, NAMES)
+    assert [p.win for p in data.points] == [
+        dp.win if dp.player is W else 1 - dp.win for dp in an.timeline]
+
+
+def test_chart_pixels_curve_and_mistake_marks(record: GameRecord) -> None:
+    data = analysis_chart(made_up_analysis(record), record, W, NAMES)
+    img = png(render_chart(data))
+    g = geometry(data, img.width, img.height)
+    marks = {m.move for m in data.mistakes}
+    # One probe of the curve: a point away from the marks and from the ends.
+    pts = sorted(data.points, key=lambda p: p.move)
+    probe = next(p for p in pts[3:] if all(abs(p.move - m) > 3 for m in marks))
+    x, y = round(g.x(probe.move)), round(g.y_win(probe.win))
+    assert close(img.getpixel((x, y)), win_colour(TH))
+    # Below the curve (well off it) is the plot's background, not the curve.
+    assert not close(img.getpixel((x, round(g.y_win(probe.win - 0.2)))), win_colour(TH), 10)
+    # Mistakes: a ring on the curve, the player's own in the hit colour.
+    u = img.width / 40
+    for m in data.mistakes:
+        mx, my = mistake_xy(data, g, m)
+        ring = [img.getpixel((round(mx + dx), round(my + dy)))
+                for dx, dy in ((u * 0.3, 0), (-u * 0.3, 0), (0, u * 0.3), (0, -u * 0.3))]
+        want = TH.hit if m.mine else TH.panel_text
+        assert sum(close(c, want, 40) for c in ring) >= 3, m
+
+
+def test_chart_alt_text() -> None:
+    data = ChartData("alice", "bob", (ChartPoint(1, 0.5, 0.0), ChartPoint(2, 0.35, -0.3),
+                                      ChartPoint(3, 0.8, 0.7)),
+                     (ChartMistake(2, 0.123, True, "play", "13/7", "24/18"),), 0.0412, 3)
+    alt = chart_alt_text(data)
+    assert "alice against bob" in alt and "50% at move 1" in alt and "80% at move 3" in alt
+    assert "lowest 35% at move 2" in alt and "error rate 41.2".lower() in alt.lower()
+    assert "move 2, alice: play 13/7, better 24/18 (-0.123)" in alt
+    assert "no rated decisions" in chart_alt_text(ChartData("alice", "bob", ()))
+    assert png(render_chart(ChartData("alice", "bob", ()))).size == (800, 400)
+
+
+# ------------------------------------------------------------------ the card
+
+
+def test_card_from_stats() -> None:
+    stats = {"rating": 1543.5, "rating_history": [(1500.0, 1510.0), (1510.0, 1543.5)],
+             "games": 12, "games_won": 7, "matches": 4, "matches_won": 3, "balance": -20}
+    recent = [RecentResult(True, "bob", "5-2"), RecentResult(False, "carol", "1-5")]
+    card = player_card("alice", stats, experience=30,
+                       variants=["russian", "standard", "russian"], recent=recent)
+    assert card.rating_history == (1500.0, 1510.0, 1543.5)
+    assert (card.games, card.games_won, card.matches, card.matches_won, card.balance) == \
+        (12, 7, 4, 3, -20)
+    assert card.favourite_variant == "russian" and card.provisional
+    assert card.recent == tuple(recent)
+    assert favourite([]) == "" and favourite(["a", "b"]) == "a"
+    empty = player_card("new", {"rating": 1500.0, "rating_history": []})
+    assert empty.rating_history == () and empty.games == 0
+
+
+def test_card_pixels_and_alt_text() -> None:
+    card = PlayerCard("alice", 1623.0, 420, (1500.0, 1480.0, 1560.0, 1623.0), 34, 20, 10, 6,
+                      45, "standard",
+                      (RecentResult(True, "bob", "7-4"), RecentResult(False, "carol")))
+    img = png(render_card(card))
+    g = card_geometry(card, img.width, img.height)
+    assert len(g.chips) == 2
+    win, loss = g.chips
+    assert close(img.getpixel((win[0] + 3, win[1] + 3)), TH.highlight)
+    assert close(img.getpixel((loss[0] + 3, loss[1] + 3)), TH.hit)
+    # The rating curve passes through its points; the newest is the highest, at the top.
+    pts = spark_points(card, g)
+    assert pts[-1][1] == min(p[1] for p in pts) and pts[1][1] == max(p[1] for p in pts)
+    for x, y in pts[1:-1]:
+        assert close(img.getpixel((round(x), round(y))), TH.highlight, 60)
+    alt = card_alt_text(card)
+    for text in ("alice", "rating 1623", "from 1500 to 1623", "Games won 20 of 34",
+                 "matches won 6 of 10", "balance +45", "standard",
+                 "won against bob 7-4; lost against carol"):
+        assert text in alt, text
+    assert "provisional" not in alt
+
+
+# --------------------------------------------------------------- the summary
+
+
+def test_summary_scores_and_cube_history_from_records() -> None:
+    records = [sample_game(20, seed=s, money=False, doubles=1) for s in (1, 2, 3)]
+    match = Match.new(9)
+    for rec in records:
+        match = match.add_game(Game.from_record(rec))
+    s = match_summary(NAMES, 9, records)
+    assert s.score == match.score
+    assert [g.points for g in s.games] == [r.points for r in match.results]
+    assert [g.winner for g in s.games] == [int(r.winner) for r in match.results]
+    cube_events = [e for r in records for e in r.events if isinstance(e, (DoubleOffered, Take))]
+    assert len(s.cube) == len(cube_events)
+    assert all(c.action.startswith("doubles to") for c in s.cube[::2])
+    assert s.error_rates == (None, None) and s.winner is None
+    won = match_summary(NAMES, 1, records[:1])
+    assert won.winner == int(match.results[0].winner)
+
+
+def test_summary_error_rates_from_analyses(record: GameRecord) -> None:
+    an = made_up_analysis(record)
+    s = match_summary(NAMES, 0, [record, record], [an, None])
+    assert s.error_rates[0] == pytest.approx(1.0 / 20)
+    assert s.error_rates[1] == pytest.approx(0.5 / 18)
+    assert s.decisions == (20, 18)
+
+
+def test_summary_pixels_and_alt_text() -> None:
+    records = [sample_game(20, seed=s, money=False, doubles=1) for s in (1, 2)]
+    s = match_summary(NAMES, 7, records, [None, None])
+    img = png(render_summary(s))
+    g = summary_geometry(s, img.width)
+    assert img.size == (800, g.height) and len(g.rows) == 2
+    for line, bars in zip(s.games, g.bars, strict=True):
+        for p in (0, 1):
+            x0, y0, x1, y1 = bars[p]
+            if line.score[p]:
+                assert close(img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)),
+                             TH.checkers[p].fill, 20)
+    alt = summary_alt_text(s)
+    assert f"alice {s.score[0]}, bob {s.score[1]}" in alt
+    for line in s.games:
+        assert f"Game {line.number}: {NAMES[line.winner]} +{line.points}" in alt
+    assert "alice: not analysed" in alt and "bob: not analysed" in alt
+    assert ("The cube was never turned" in alt) == (not s.cube)

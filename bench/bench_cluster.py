@@ -1,10 +1,10 @@
 """Actions per second sustained by 1, 2 and 4 bot processes on one PostgreSQL, vs SQLite.
 
-Each bot process is ``tests/cluster_driver.py play``: the real game service
+Each bot process is ``tests/support/cluster_driver.py play``: the real game service
 playing random games (every variant, rolls, plays, cube actions, resignations)
 in its own channels, as the shards of a real deployment each serve their own
 guilds; every action is one transaction with the version check.  The
-PostgreSQL server is a throwaway one (tests/pg.py) with its durable defaults
+PostgreSQL server is a throwaway one (tests/support/pg.py) with its durable defaults
 (fsync on, synchronous_commit on), on the same machine; SQLite is one
 process on one file (WAL, synchronous=FULL).  Figures: committed actions per
 second over the run (and the plays among them), all processes together.
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
-TESTS = ROOT / "tests"
+TESTS = ROOT / "tests" / "support"
 CHANNELS_PER_PROCESS = 8
 
 

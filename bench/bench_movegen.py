@@ -1,6 +1,6 @@
 """Legal-play generation: our ``engine.movegen.legal_plays`` against GNU Backgammon's C generator.
 
-A fixed corpus of random reachable positions (tests/movegen_corpus.py: random
+A fixed corpus of random reachable positions (tests/support/movegen_corpus.py: random
 games, contact, bar and bear-off positions) times all 21 rolls.  Both
 generators are timed in the same run, interleaved: chunk by chunk of the
 cases, both on the same chunk, the one going first alternating, so that a
@@ -23,8 +23,8 @@ from pathlib import Path
 import gnubg_nn
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tests") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests"))
+if str(ROOT / "tests" / "support") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

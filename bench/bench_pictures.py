@@ -12,8 +12,8 @@ from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tests") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests"))
+if str(ROOT / "tests" / "support") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from picture_games import sample_game  # noqa: E402
 

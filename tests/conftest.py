@@ -1,4 +1,4 @@
-"""Shared fixtures: ``pg_url``, a new empty PostgreSQL database (see tests/pg.py), and
+"""Shared fixtures: ``pg_url``, a new empty PostgreSQL database (see tests/support/pg.py), and
 ``close_storages``, which closes every SQLite storage a test opened with
 :func:`scripted.opened`."""
 
@@ -28,3 +28,13 @@ async def close_storages() -> AsyncIterator[None]:
     yield
     while OPENED:
         await OPENED.pop().close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that uses a PostgreSQL database (the ``pg_url`` fixture, or a ``postgres``
+    backend parameter) is marked ``pg``: ``-m "not pg"`` leaves them out."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        params = callspec.params.values() if callspec is not None else ()
+        if "pg_url" in getattr(item, "fixturenames", ()) or "postgres" in params:
+            item.add_marker(pytest.mark.pg)

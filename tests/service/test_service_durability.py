@@ -34,14 +34,17 @@ from bot.config import Config
 from bot.service.game import GameService
 from bot.storage.sqlite import SqliteStorage
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = 6
 KILLS = 20
 
 
 def _driver(db: Path, log: Path, seed: int, actions: int = 0) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "service_driver.py"), "play", str(db), str(log),
+        [sys.executable, str(ROOT / "tests" / "support" / "service_driver.py"), "play",
+         str(db), str(log),
          str(CHANNELS), "--seed", str(seed), "--actions", str(actions)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import service_driver as driver
-from test_service_races import BLACK, PLACE, SPECTATOR, WHITE, make_service
+from race_table import BLACK, PLACE, SPECTATOR, WHITE, make_service
 
 from bot.service.game import GameService
 from bot.service.replies import Reply

@@ -25,13 +25,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 import service_driver as driver
 
 from bot.config import Config
 from bot.service.game import GameService
 
-ROOT = Path(__file__).resolve().parent.parent
-DRIVER = ROOT / "tests" / "cluster_driver.py"
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = ROOT / "tests" / "support" / "cluster_driver.py"
 
 
 async def _open(url: str) -> Any:

@@ -15,7 +15,7 @@ import pytest
 import engine.rules
 from engine.rules import DEFAULT_RULES, RuleOptions
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NAMES = [f.name for f in fields(RuleOptions)]
 
 

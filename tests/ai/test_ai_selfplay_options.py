@@ -20,6 +20,8 @@ from engine.dice import Dice
 from engine.game import Action, Game
 from engine.rules import RuleOptions
 
+pytestmark = pytest.mark.slow
+
 BOOK_VARIANTS = ("acey-deucey", "acey-deucey-1930", "russian", "russian-restriction-1",
                  "russian-restriction-2", "french")
 

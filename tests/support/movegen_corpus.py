@@ -1,6 +1,6 @@
 """Reproducible corpora of reachable positions for the move-generator checks.
 
-Used by ``tests/test_movegen_differential.py`` and ``bench/bench_movegen.py``.
+Used by ``tests/engine/test_movegen_differential.py`` and ``bench/bench_movegen.py``.
 Positions come from games played from the starting position by both players
 with one of several random policies, so the corpus holds contact positions,
 positions with checkers on the bar (the "hitter" policy hits whenever it

@@ -19,41 +19,15 @@ from pathlib import Path
 
 import pytest
 import service_driver as driver
+from race_table import BLACK, MOVED_ON, NOT_NOW, PLACE, SPECTATOR, WHITE, make_service
 
 from bot.config import Config
 from bot.service.game import GameService
 from bot.service.replies import Reply
-from bot.service.values import Actor, Expect, Place
+from bot.service.values import Expect
 from bot.storage.sqlite import SqliteStorage
 
-ROOT = Path(__file__).resolve().parent.parent
-PLACE = Place(1, 77)
-WHITE = Actor(1, "alice")
-BLACK = Actor(2, "bob")
-SPECTATOR = Actor(3, "carol")
-
-# The opening: white 3, black 1 (white plays 3-1); then black rolls 6-5, white 4-2, ...
-DICE = (3, 1, 6, 5, 4, 2, 5, 3, 6, 4, 2, 1, 5, 5, 6, 2)
-MOVED_ON = ("moved on",)
-NOT_NOW = ("moved on", "not your turn", "already rolled", "no double", "must roll")
-
-
-class ScriptedDice:
-    """A dice stream cycling through :data:`DICE` (the same for every game)."""
-
-    def __init__(self, seed: str, start: int = 0) -> None:
-        self.drawn = start
-
-    def die(self) -> int:
-        value = DICE[self.drawn % len(DICE)]
-        self.drawn += 1
-        return value
-
-
-def make_service(storage: SqliteStorage) -> GameService:
-    return GameService(storage, Config(), dice=ScriptedDice)
-
-
+ROOT = Path(__file__).resolve().parents[2]
 @dataclass
 class Table:
     storage: SqliteStorage
@@ -251,7 +225,8 @@ async def test_two_services_on_one_file_apply_once(table: Table) -> None:
 
 def _race_process(db: Path, log: Path, go: Path, seed: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "service_driver.py"), "race", str(db), str(log),
+        [sys.executable, str(ROOT / "tests" / "support" / "service_driver.py"), "race",
+         str(db), str(log),
          "3", "--seed", str(seed), "--actions", "250", "--go", str(go)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 

@@ -22,6 +22,7 @@ from functools import cache
 
 import bgsage
 import gnubg_nn
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from movegen_corpus import (
@@ -37,6 +38,8 @@ from movegen_corpus import (
 from engine.movegen import legal_plays
 from engine.player import Player
 from engine.position import BAR, CHECKERS, OFF, Position
+
+pytestmark = pytest.mark.slow
 
 SEED = 20240501
 GNUBG_POSITIONS, GNUBG_ROLLS = 1000, 21  # 21,000 (position, roll) pairs

@@ -11,213 +11,34 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
-import io
-import itertools
 import logging
 import re
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
-import yarl
-from fake_discord import EPHEMERAL, FakeDiscord, Interaction, Message, User
-from PIL import Image
-from scripted import Script as ScriptedDice
+from discord_e2e import (
+    TOKEN,
+    Capture,
+    Host,
+    Script,
+    assert_board_message,
+    button_users,
+    only_newest_has_buttons,
+    private,
+    start_game,
+    turn_of,
+    users,
+)
+from fake_discord import EPHEMERAL, FakeDiscord
 
-from bot.adapters.discord.app import BackgammonBot
 from bot.adapters.discord.cogs.reminders import ReminderCog
-from bot.config import Config, DiscordConfig, GameConfig, StorageConfig
-from bot.service import fairdice
-from bot.service.game import GameService
-from bot.storage.sqlite import SqliteStorage
+from bot.config import DiscordConfig, GameConfig
 
-TOKEN = "fake.bot-token.SECRET-do-not-log"
-BOARD_WIDTH = 800
-
-
-def Script(dice: Iterable[int] = ()) -> ScriptedDice:
-    """Scripted dice, then an endless fixed sequence (e2e games run as long as they need)."""
-    return ScriptedDice(dice, then="3a91f07c5e2d84b6")
-
-
-class Capture(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.DEBUG)
-        self.records: list[logging.LogRecord] = []
-        self.setFormatter(logging.Formatter("%(name)s %(levelname)s %(message)s"))
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def text(self) -> str:
-        return "\n".join(self.format(r) for r in self.records)
-
-
-@pytest.fixture
-def logs() -> Iterator[Capture]:
-    """Every log record during the test; errors fail it, and the token must not appear."""
-    capture = Capture()
-    root = logging.getLogger()
-    chatty = logging.getLogger("discord")  # its debug logs show what is sent and received
-    old = root.level, chatty.level
-    root.addHandler(capture)
-    root.setLevel(logging.INFO)
-    chatty.setLevel(logging.DEBUG)
-    try:
-        yield capture
-    finally:
-        root.removeHandler(capture)
-        root.setLevel(old[0])
-        chatty.setLevel(old[1])
-    errors = [capture.format(r) for r in capture.records if r.levelno >= logging.ERROR]
-    assert not errors, "errors were logged:\n" + "\n".join(errors)
-    assert TOKEN not in capture.text()
-
-
-@pytest.fixture
-async def fake(monkeypatch: pytest.MonkeyPatch, logs: Capture) -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord()
-    await server.start()
-    monkeypatch.setattr(discord.http.Route, "BASE", server.api)
-    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY",
-                        yarl.URL(server.gateway))
-    try:
-        yield server
-    finally:
-        await server.stop()
-    assert not server.unknown, f"the bot called unknown routes: {server.unknown}"
-    assert not server.late_answers(), server.late_answers()
-
-
-class Host:
-    """Starts and stops the project's bot on one database, against the fake."""
-
-    def __init__(self, fake: FakeDiscord, tmp_path: Path,
-                 dice: Callable[[str, int], fairdice.DiceStream]) -> None:
-        self.fake = fake
-        self.db = tmp_path / "bg.sqlite3"
-        self.config = Config(discord=DiscordConfig(use_threads=False),
-                             storage=StorageConfig(database=str(self.db)))
-        self.dice = dice
-        self.bot: BackgammonBot | None = None
-        self.task: asyncio.Task[None] | None = None
-        self.storage: SqliteStorage | None = None
-        self.offset = timedelta(0)
-        """How far the service's clock runs ahead of the real one."""
-
-    async def start(self, config: Config | None = None) -> BackgammonBot:
-        if config is not None:
-            self.config = config
-        self.storage = SqliteStorage(self.db)
-        await self.storage.open()
-        seeds = (f"{n:064x}" for n in itertools.count(1))
-        service = GameService(self.storage, self.config, dice=self.dice,
-                              dice_seed=lambda: next(seeds),
-                              clock=lambda: datetime.now(UTC) + self.offset)
-        bot = BackgammonBot(self.config, service=service, guild_ready_timeout=0.05)
-        self.bot = bot
-        self.task = asyncio.create_task(bot.start(TOKEN))
-        ready = asyncio.create_task(bot.wait_until_ready())
-        done, _ = await asyncio.wait({self.task, ready}, timeout=15,
-                                     return_when=asyncio.FIRST_COMPLETED)
-        if ready not in done:
-            ready.cancel()
-            if self.task in done:
-                self.task.result()
-            raise AssertionError("the bot did not become ready")
-        await self.fake.connected()
-        return bot
-
-    async def stop(self) -> None:
-        if self.bot is not None:
-            await self.bot.close()
-        if self.task is not None:
-            await asyncio.wait_for(self.task, 10)
-        if self.storage is not None:
-            await self.storage.close()
-        self.bot = self.task = self.storage = None
-
-
-@pytest.fixture
-async def host(fake: FakeDiscord, tmp_path: Path) -> AsyncIterator[Host]:
-    h = Host(fake, tmp_path, fairdice.SeededDice)  # real dice from fixed seeds
-    try:
-        yield h
-    finally:
-        await h.stop()
-
-
-def users(fake: FakeDiscord) -> tuple[User, User, User]:
-    return fake.user("alice"), fake.user("bob"), fake.user("carol")
-
-
-def pngs(message: Message) -> list[Image.Image]:
-    images: list[Image.Image] = []
-    for name, data in message.files.items():
-        assert name.endswith(".png")
-        image = Image.open(io.BytesIO(data))
-        image.load()
-        assert image.format == "PNG"
-        images.append(image)
-    return images
-
-
-def assert_board_message(message: Message) -> None:
-    """An embed per board, each showing its attached PNG, with the GNU IDs in the footer."""
-    assert not message.ephemeral
-    assert message.embeds, message
-    images = pngs(message)
-    assert len(images) == len(message.embeds)
-    for embed, (name, image) in zip(message.embeds, zip(message.files, images, strict=True),
-                                    strict=True):
-        assert embed["image"]["url"] == f"attachment://{name}"
-        assert image.width == BOARD_WIDTH and 300 < image.height < 1000
-        assert re.fullmatch(r"Position ID: \S{14} · Match ID: \S{12}", embed["footer"]["text"])
-
-
-def turn_of(message: Message) -> int:
-    found = re.search(r"<@(\d+)> to play", message.content)
-    assert found, message.content
-    return int(found[1])
-
-
-def button_users(message: Message, label: str) -> list[int]:
-    users_part = message.button(label)["custom_id"].split(":")[4]
-    return [int(u) for u in users_part.split(".") if u]
-
-
-async def private(record: Interaction) -> str:
-    message = await record.message()
-    assert message.flags & EPHEMERAL, message
-    return message.content
-
-
-async def start_game(fake: FakeDiscord, alice: User, bob: User, **terms: int) -> Message:
-    """alice challenges bob, bob accepts with the button; the first board."""
-    record = await fake.slash(alice, "challenge", opponent=bob, **terms)
-    challenge = await record.public()
-    assert "alice challenges bob" in challenge.content
-    assert challenge.labels() == ["Accept", "Decline"]
-    assert button_users(challenge, "Accept") == [bob.id]
-    accepted = await fake.click(bob, challenge, "Accept")
-    assert await accepted.acknowledged() == 7  # the pressed message loses its buttons
-    assert challenge.components == []
-    board = await accepted.public()
-    assert_board_message(board)
-    return board
-
-
-# --------------------------------------------------------------------- tests
-
-
-def only_newest_has_buttons(fake: FakeDiscord, board: Message) -> bool:
-    """Whether ``board`` is the only message of its channel with buttons (if it has any)."""
-    newest = [board.id] if board.components else []
-    return [m.id for m in fake.channel_messages(board.channel_id) if m.components] == newest
+pytestmark = pytest.mark.e2e
 
 
 async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host: Host) -> None:

@@ -1,6 +1,6 @@
 """End to end: a chouette through the real discord.py client against the fake Discord.
 
-The fixtures and helpers are those of tests/test_discord_e2e.py (errors logged by
+The fixtures and helpers are those of tests/support/discord_e2e.py (errors logged by
 the bot fail the test).  The dice are scripted: the seat throws (one die each, in
 the order the players sat down), then each game's opening throw (white = the box
 first, black = the captain), then the rolls.
@@ -11,9 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import test_discord_e2e as e2e
-from fake_discord import FakeDiscord, Message
-from test_discord_e2e import (
+import pytest
+from discord_e2e import (
     BOARD_WIDTH,
     Capture,
     Host,
@@ -24,9 +23,9 @@ from test_discord_e2e import (
     turn_of,
     users,
 )
+from fake_discord import FakeDiscord, Message
 
-fake = e2e.fake  # the fixtures: a fake Discord, and the logs (an error fails the test)
-logs = e2e.logs
+pytestmark = pytest.mark.e2e
 
 
 def assert_chouette_board(message: Message) -> None:

@@ -15,7 +15,7 @@ from movegen_corpus import position_corpus
 
 from engine.gnubgid import encode_position_id
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 START = "4HPwATDgc/ABMA"
 # The mover has 14 on his 6-point and one on the bar; the opponent holds 1..6.
 CLOSED_OUT = gnubg_nn.position_id([[2, 2, 2, 2, 2, 2] + [0] * 19, [0] * 5 + [14] + [0] * 18 + [1]])

@@ -2,8 +2,8 @@
 
 Run as a subprocess by the durability and race tests::
 
-    python tests/service_driver.py play DB LOG CHANNELS [--seed S] [--actions N]
-    python tests/service_driver.py race DB LOG CHANNELS [--seed S] [--actions N]
+    python tests/support/service_driver.py play DB LOG CHANNELS [--seed S] [--actions N]
+    python tests/support/service_driver.py race DB LOG CHANNELS [--seed S] [--actions N]
 
 ``play`` runs one asyncio task per channel (guild :data:`GUILD`, channels
 ``CHANNEL_BASE + 0 ...``).  Each task reads its channel's state, picks a random

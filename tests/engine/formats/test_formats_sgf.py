@@ -16,9 +16,10 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
-from test_matfile import random_match, random_session
+from mat_games import random_match, random_session
 
 from bot.service.export import export_channel_match_sgf
 from bot.storage.sqlite import SqliteStorage
@@ -140,9 +141,14 @@ def _gnubg() -> str | None:
 
 
 GNUBG = _gnubg()
-needs_gnubg = pytest.mark.skipif(
+_skip_without_gnubg = pytest.mark.skipif(
     GNUBG is None,
     reason="GNU Backgammon is not installed (Debian: apt-get install -y gnubg)")
+
+
+def needs_gnubg(test: Any) -> Any:
+    """Marks a test ``gnubg`` and skips it, saying why, when gnubg is missing."""
+    return pytest.mark.gnubg(_skip_without_gnubg(test))
 
 
 def _gnubg_load(tmp_path: Path, text: str, setup: str = "") -> tuple[str, str, str]:

@@ -21,7 +21,7 @@ from bot.config import Config
 from bot.service.game import GameService
 from bot.storage.sqlite import SqliteStorage
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHANNELS = [driver.CHANNEL_BASE + i for i in range(6)]
 
 

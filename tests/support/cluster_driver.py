@@ -1,10 +1,10 @@
 """One bot process of a test cluster: service_driver's loops on either backend.
 
-    python tests/cluster_driver.py play|race DB LOG CHANNELS [--seed S] [--actions N]
+    python tests/support/cluster_driver.py play|race DB LOG CHANNELS [--seed S] [--actions N]
                                    [--seconds T] [--go FILE] [--first K]
 
 DB is a PostgreSQL URL (``postgresql://...``) or a SQLite path.  The modes are
-those of ``tests/service_driver.py`` (same log format; ``race`` entries carry
+those of ``tests/support/service_driver.py`` (same log format; ``race`` entries carry
 the version the action was chosen for and the process id).  ``--seconds``
 stops the loops after T seconds (an action cut short is rolled back).  Prints
 ``ready`` when the storage is open, and the counters as JSON at the end.

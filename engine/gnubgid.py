@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 from binascii import a2b_base64, b2a_base64
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from operator import itemgetter
@@ -104,6 +104,11 @@ _UNARY: dict[int, str] = {n: "0" + "1" * n for n in range(CHECKERS + 1)}
 _BACKWARD_POINTS = slice(BAR, 0, -1)
 """The bar, then the points 24..1: the order a side is written in the key's text."""
 _POSITION_KEY_BITS = 80
+_PADDED_KEY_BITS = 96
+"""A key and two bytes of zeros: 12 bytes, exactly 16 Base64 characters."""
+_UNARY_LIST: list[str] = [_UNARY[n] for n in range(CHECKERS + 1)] + ["?"] * (CHECKERS + 1)
+""":data:`_UNARY` as a list (faster), with an impossible digit for the counts 16 to 31
+and, read from the end, -1 to -16 (only an unchecked position can hold such counts)."""
 _POSITION_KEY_BYTES = 10
 _MATCH_KEY_BYTES = 9
 
@@ -166,34 +171,53 @@ def encode_position_id(position: Position, on_roll: Player) -> str:
     return b2a_base64(key, newline=False)[:POSITION_ID_LENGTH].decode("ascii")
 
 
-def encode_position_ids(positions: Iterable[Position], on_roll: Player) -> list[str]:
+def encode_position_ids(positions: Sequence[Position], on_roll: Player) -> list[str]:
     """:func:`encode_position_id` of each position, all seen by ``on_roll``.
 
-    The same as calling it for each, faster for many positions of one player
-    (the legal plays of a roll): one Base64 pass for them all, and the
-    opponent's side is written once for as long as it is the same object.
+    The same IDs as one call each, faster for many positions of one player (the
+    legal plays of a roll): each side of the opponent is written once (the
+    plays share a few: his side as it was and after each hit), and the keys are
+    read as one number (each padded to 96 bits, the last one first) and written
+    by one Base64 pass.  Raises :class:`InvalidIdError` as one call would.
     """
     me = int(on_roll)
     them = 1 - me
-    last: Side | None = None
-    last_text = ""
-    keys: list[bytes] = []
+    opponent: dict[int, tuple[str, int]] = {}
+    kept: list[Side] = []  # while its entry exists, no other object can take a side's id
+    texts: list[str] = []
+    append = texts.append
+    unary = _UNARY_LIST
+    backward = _BACKWARD_POINTS
+    pick = itemgetter
     for position in positions:
         sides = position.sides
         theirs = sides[them]
-        if theirs is not last:
+        mine = sides[me]
+        known = opponent.get(id(theirs))
+        if known is None or mine[WAITING]:
             if theirs[WAITING]:
                 raise _not_entered(on_roll.other, theirs)
-            last, last_text = theirs, _side_text(theirs)
-        mine = sides[me]
-        if mine[WAITING]:
-            raise _not_entered(on_roll, mine)
-        text = _side_text(mine) + last_text
-        if len(text) > _POSITION_KEY_BITS:
-            raise _too_many()
-        # Two bytes of zeros after each key: 12 bytes are 16 Base64 characters.
-        keys.append(int(text, 2).to_bytes(_POSITION_KEY_BYTES + 2, "little"))
-    joined = b2a_base64(b"".join(keys), newline=False).decode("ascii")
+            if mine[WAITING]:
+                raise _not_entered(on_roll, mine)
+            text = _side_text(theirs)
+            known = opponent[id(theirs)] = (text, _PADDED_KEY_BITS - len(text))
+            kept.append(theirs)
+        append(known[0])
+        append("".join(pick(*mine[backward])(unary)).zfill(known[1]))
+    if not texts:
+        return []
+    texts.reverse()  # the last key in the most significant bits
+    joined_bits = "".join(texts)
+    try:
+        if len(joined_bits) != len(positions) * _PADDED_KEY_BITS:
+            raise ValueError("a key is too long")
+        keys = int(joined_bits, 2)
+    except ValueError:  # a count outside 0..15 (only an unchecked position has one)
+        for position in positions:
+            position_key(position, on_roll)
+        raise
+    nbytes = len(positions) * _PADDED_KEY_BITS // 8
+    joined = b2a_base64(keys.to_bytes(nbytes, "little"), newline=False).decode("ascii")
     return [joined[i : i + POSITION_ID_LENGTH] for i in range(0, len(joined), 16)]
 
 
@@ -241,17 +265,18 @@ def decode_position_id(position_id: str, on_roll: Player = Player.WHITE) -> Posi
             "second player's checkers."
         )
     opponent, mover = sides
-    for point in range(1, 25):
-        if mover[point] and opponent[25 - point]:
-            raise InvalidIdError(
-                f"{text!r} is not a valid Position ID: both players would have checkers "
-                f"on the same point (the mover's {point}-point)."
-            )
+    if any(map(min, mover[1:BAR], opponent[BAR - 1 : 0 : -1])):
+        point = next(p for p in range(1, BAR) if mover[p] and opponent[BAR - p])
+        raise InvalidIdError(
+            f"{text!r} is not a valid Position ID: both players would have checkers "
+            f"on the same point (the mover's {point}-point)."
+        )
+    # Valid by construction (counts from 0, 15 a side): no need to check again.
     mine: Side = tuple(mover)
     theirs: Side = tuple(opponent)
     if on_roll == Player.WHITE:
-        return Position((mine, theirs))
-    return Position((theirs, mine))
+        return Position.unchecked(mine, theirs)
+    return Position.unchecked(theirs, mine)
 
 
 # --------------------------------------------------------------------------

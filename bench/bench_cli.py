@@ -38,6 +38,7 @@ from engine import cli  # noqa: E402
 from engine.dice import ALL_ROLLS  # noqa: E402
 from engine.gnubgid import decode_position_id, encode_position_id  # noqa: E402
 from engine.movegen import legal_plays  # noqa: E402
+from engine.position import Position  # noqa: E402
 
 SEED = 4242
 TARGET_RATIO = 2.0
@@ -49,7 +50,7 @@ def run(quick: bool) -> list[str]:
     n_positions = 200 if quick else 2000
     corpus = position_corpus(SEED, n_positions)
     lines: list[str] = []
-    ours: list[tuple[object, int, int]] = []
+    ours: list[tuple[Position, int, int]] = []
     theirs: list[tuple[list[list[int]], int, int]] = []
     for position, player in corpus:
         pid = encode_position_id(position, player)

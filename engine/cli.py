@@ -24,6 +24,7 @@ This is the only module of the engine that does I/O.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn, TextIO
@@ -37,6 +38,9 @@ from engine.notation import format_play, format_plays
 from engine.player import Player
 from engine.position import Position
 from engine.textboard import text_board
+
+_GC_YOUNG_THRESHOLD = 50_000
+"""Allocations between collections of the youngest generation while ``plays -`` runs."""
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -199,7 +203,14 @@ def _cmd_plays(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
     if args.position_id == "-":
         if args.dice is not None:
             raise BackgammonError("with '-' the cases come from stdin; give no DICE argument")
-        return _run_stdin(stdin, out, err, generator, formatter, codec)
+        # Each case allocates a few hundred short-lived objects, freed by reference
+        # counting; the young generation's collections would walk them for nothing.
+        threshold = gc.get_threshold()
+        gc.set_threshold(max(threshold[0], _GC_YOUNG_THRESHOLD), *threshold[1:])
+        try:
+            return _run_stdin(stdin, out, err, generator, formatter, codec)
+        finally:
+            gc.set_threshold(*threshold)
     if args.dice is None:
         raise BackgammonError("give the dice after the Position ID, like: plays 4HPwATDgc/ABMA 31")
     for line in plays_lines(args.position_id, args.dice, generator, formatter, codec):

@@ -106,9 +106,6 @@ _BACKWARD_POINTS = slice(BAR, 0, -1)
 _POSITION_KEY_BITS = 80
 _PADDED_KEY_BITS = 96
 """A key and two bytes of zeros: 12 bytes, exactly 16 Base64 characters."""
-_UNARY_LIST: list[str] = [_UNARY[n] for n in range(CHECKERS + 1)] + ["?"] * (CHECKERS + 1)
-""":data:`_UNARY` as a list (faster), with an impossible digit for the counts 16 to 31
-and, read from the end, -1 to -16 (only an unchecked position can hold such counts)."""
 _POSITION_KEY_BYTES = 10
 _MATCH_KEY_BYTES = 9
 
@@ -145,10 +142,10 @@ def position_key(position: Position, on_roll: Player) -> int:
         raise _not_entered(on_roll.other, theirs)
     if mine[WAITING]:
         raise _not_entered(on_roll, mine)
-    text = _side_text(mine) + _side_text(theirs)
-    if len(text) > _POSITION_KEY_BITS:
+    key = int(_side_text(mine) + _side_text(theirs), 2)
+    if key >> _POSITION_KEY_BITS:
         raise _too_many()
-    return int(text, 2)
+    return key
 
 
 # --------------------------------------------------------------------------
@@ -186,38 +183,36 @@ def encode_position_ids(positions: Sequence[Position], on_roll: Player) -> list[
     kept: list[Side] = []  # while its entry exists, no other object can take a side's id
     texts: list[str] = []
     append = texts.append
-    unary = _UNARY_LIST
+    unary = _UNARY
     backward = _BACKWARD_POINTS
     pick = itemgetter
-    for position in positions:
-        sides = position.sides
-        theirs = sides[them]
-        mine = sides[me]
-        known = opponent.get(id(theirs))
-        if known is None or mine[WAITING]:
-            if theirs[WAITING]:
-                raise _not_entered(on_roll.other, theirs)
-            if mine[WAITING]:
-                raise _not_entered(on_roll, mine)
-            text = _side_text(theirs)
-            known = opponent[id(theirs)] = (text, _PADDED_KEY_BITS - len(text))
-            kept.append(theirs)
-        append(known[0])
-        append("".join(pick(*mine[backward])(unary)).zfill(known[1]))
-    if not texts:
-        return []
-    texts.reverse()  # the last key in the most significant bits
-    joined_bits = "".join(texts)
     try:
+        for position in positions:
+            sides = position.sides
+            theirs = sides[them]
+            mine = sides[me]
+            known = opponent.get(id(theirs))
+            if known is None or mine[WAITING]:
+                if theirs[WAITING] or mine[WAITING]:
+                    raise ValueError("checkers not yet entered")
+                text = _side_text(theirs)
+                known = opponent[id(theirs)] = (text, _PADDED_KEY_BITS - len(text))
+                kept.append(theirs)
+            append(known[0])
+            append("".join(pick(*mine[backward])(unary)).zfill(known[1]))
+        texts.reverse()  # the last key in the most significant bits
+        joined_bits = "".join(texts)
         if len(joined_bits) != len(positions) * _PADDED_KEY_BITS:
             raise ValueError("a key is too long")
-        keys = int(joined_bits, 2)
-    except ValueError:  # a count outside 0..15 (only an unchecked position has one)
-        for position in positions:
-            position_key(position, on_roll)
-        raise
-    nbytes = len(positions) * _PADDED_KEY_BITS // 8
-    joined = b2a_base64(keys.to_bytes(nbytes, "little"), newline=False).decode("ascii")
+        data = int(joined_bits or "0", 2).to_bytes(len(texts) * _PADDED_KEY_BITS // 16, "little")
+        if any(data[_POSITION_KEY_BYTES :: _PADDED_KEY_BITS // 8]) or \
+                any(data[_POSITION_KEY_BYTES + 1 :: _PADDED_KEY_BITS // 8]):
+            raise ValueError("a key longer than 80 bits")
+    except (ValueError, KeyError):
+        # Checkers not entered, or counts no legal position holds: one at a time, the
+        # same IDs or the same refusal as one call each.
+        return [encode_position_id(position, on_roll) for position in positions]
+    joined = b2a_base64(data, newline=False).decode("ascii")
     return [joined[i : i + POSITION_ID_LENGTH] for i in range(0, len(joined), 16)]
 
 

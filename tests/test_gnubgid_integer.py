@@ -300,6 +300,24 @@ def test_checkers_not_entered_are_refused_alike() -> None:
         assert outcome(encode_position_ids, [Position.standard(), waiting], player) == expected
 
 
+@settings(max_examples=200)
+@given(boards(), st.integers(OFF, BAR), st.integers(-40, 40), st.booleans())
+def test_impossible_counts_are_refused_alike(
+        board: tuple[Position, Player], slot: int, count: int, mover: bool) -> None:
+    """A count no legal position holds (only Position.unchecked can build one): the
+    batch encoder refuses it exactly as one call does, never writes a wrong ID."""
+    position, on_roll = board
+    player = on_roll if mover else on_roll.other
+    side = list(position.sides[player])
+    side[slot] = count
+    sides = list(position.sides)
+    sides[player] = tuple(side)
+    odd = Position.unchecked(sides[0], sides[1])
+    single = outcome(encode_position_id, odd, on_roll)
+    assert outcome(encode_position_ids, [position, odd], on_roll) == \
+        (single if isinstance(single, tuple) else [encode_position_id(position, on_roll), single])
+
+
 # -- Match ID --------------------------------------------------------------------------
 
 

@@ -24,18 +24,23 @@ This is the only module of the engine that does I/O.
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import NoReturn, TextIO
 
 from engine.dice import Dice
 from engine.errors import BackgammonError
-from engine.gnubgid import decode_match_id, decode_position_id, encode_position_id
+from engine.gnubgid import decode_match_id, decode_position_id, encode_position_ids
 from engine.move import Play
 from engine.movegen import legal_plays
+from engine.notation import format_play, format_plays
 from engine.player import Player
 from engine.position import Position
 from engine.textboard import text_board
+
+_GC_YOUNG_THRESHOLD = 50_000
+"""Allocations between collections of the youngest generation while ``plays -`` runs."""
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -126,16 +131,41 @@ def plays_lines(position_id: str, dice_text: str, generator: PlayGenerator,
         decode, encode, formatter = codec
         position, on_roll = decode(position_id)
     else:
-        position, on_roll = decode_position_id(position_id, ON_ROLL), ON_ROLL
-    dice = Dice.parse(dice_text)
-    lines = []
-    for play in generator(position, on_roll, dice):
-        if not play.moves:
-            continue
-        after = (encode(play.position, on_roll) if codec is not None
-                 else encode_position_id(play.position, ON_ROLL))
-        lines.append(f"{formatter(play)}\t{after}")
-    return lines
+        position, on_roll = _decode(position_id), ON_ROLL
+    dice = _parse_dice(dice_text)
+    plays = [play for play in generator(position, on_roll, dice) if play.moves]
+    if codec is not None:
+        return [f"{formatter(play)}\t{encode(play.position, on_roll)}" for play in plays]
+    # Many plays at once: the texts from one cache, the IDs in one pass.
+    texts = format_plays(plays) if formatter is format_play else list(map(formatter, plays))
+    after = encode_position_ids([play.position for play in plays], ON_ROLL)
+    return list(map("\t".join, zip(texts, after, strict=True)))
+
+
+_LAST_DECODED: list[tuple[str, Position]] = []
+"""The last Position ID read and its position (the cases of one position, one roll
+after the other, come on consecutive lines)."""
+
+
+def _decode(position_id: str) -> Position:
+    if _LAST_DECODED and _LAST_DECODED[0][0] == position_id:
+        return _LAST_DECODED[0][1]
+    position = decode_position_id(position_id, ON_ROLL)
+    _LAST_DECODED[:] = [(position_id, position)]
+    return position
+
+
+_DICE: dict[str, Dice] = {}
+"""Rolls by their text (a few dozen spellings, read again on every line)."""
+
+
+def _parse_dice(text: str) -> Dice:
+    dice = _DICE.get(text)
+    if dice is None:
+        dice = Dice.parse(text)
+        if len(_DICE) < 256:
+            _DICE[text] = dice
+    return dice
 
 
 def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGenerator,
@@ -151,8 +181,10 @@ def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGe
                 raise BackgammonError(
                     f"expected 'POSITION_ID DICE', got {len(fields)} field(s)"
                 )
-            chunks.extend(line + "\n" for line in plays_lines(fields[0], fields[1],
-                                                                generator, formatter, codec))
+            block = plays_lines(fields[0], fields[1], generator, formatter, codec)
+            if block:
+                chunks.append("\n".join(block))
+                chunks.append("\n")
         except (BackgammonError, ValueError) as exc:
             err.write(f"line {number}: {exc}\n")
             status = EXIT_BAD_INPUT
@@ -171,7 +203,14 @@ def _cmd_plays(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
     if args.position_id == "-":
         if args.dice is not None:
             raise BackgammonError("with '-' the cases come from stdin; give no DICE argument")
-        return _run_stdin(stdin, out, err, generator, formatter, codec)
+        # Each case allocates a few hundred short-lived objects, freed by reference
+        # counting; the young generation's collections would walk them for nothing.
+        threshold = gc.get_threshold()
+        gc.set_threshold(max(threshold[0], _GC_YOUNG_THRESHOLD), *threshold[1:])
+        try:
+            return _run_stdin(stdin, out, err, generator, formatter, codec)
+        finally:
+            gc.set_threshold(*threshold)
     if args.dice is None:
         raise BackgammonError("give the dice after the Position ID, like: plays 4HPwATDgc/ABMA 31")
     for line in plays_lines(args.position_id, args.dice, generator, formatter, codec):

@@ -33,11 +33,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from itertools import islice
+from operator import attrgetter
 
 from engine.errors import NotationError
 from engine.move import Move, Play
-from engine.position import BAR, OFF
+from engine.position import BAR, OFF, WAITING
 
 MAX_TEXT = 200
 """Longest move text :func:`parse_moves` reads (a full play is under 40 characters)."""
@@ -270,12 +271,107 @@ def format_moves(moves: Iterable[Move],
 
 def format_play(play: Play) -> str:
     """Canonical GNU Backgammon text of ``play`` ("" when it has no move)."""
-    return _format_standard(play.moves)
+    moves = play.moves
+    key = tuple(map(id, moves))
+    known = _TEXT_BY_MOVES.get(key)
+    if known is None:
+        known = _remember(key, moves)
+    return known[1]
 
 
-@lru_cache(maxsize=1 << 15)
+def format_plays(plays: Iterable[Play]) -> list[str]:
+    """:func:`format_play` of each play, in order (faster than one call each)."""
+    get = _TEXT_BY_MOVES.get
+    texts: list[str] = []
+    for play in plays:
+        moves = play.moves
+        key = tuple(map(id, moves))
+        known = get(key)
+        if known is None:
+            known = _remember(key, moves)
+        texts.append(known[1])
+    return texts
+
+
+_TEXT_BY_MOVES: dict[tuple[int, ...], tuple[tuple[Move, ...], str]] = {}
+"""The text of a play by the identities of its moves.  The move generator hands
+out the same :class:`Move` objects again and again, and the host and the command
+line write the same plays again and again; a key of ``id()``s costs no Python
+``__hash__`` per move.  Each entry keeps its moves alive, so no id in a key can
+be reused by another object while the entry exists."""
+_TEXT_BY_MOVES_LIMIT = 1 << 16
+"""At this many entries the oldest quarter is forgotten."""
+
+
+def _remember(key: tuple[int, ...], moves: tuple[Move, ...]) -> tuple[tuple[Move, ...], str]:
+    if len(_TEXT_BY_MOVES) >= _TEXT_BY_MOVES_LIMIT:
+        for old in list(islice(_TEXT_BY_MOVES, _TEXT_BY_MOVES_LIMIT // 4)):
+            del _TEXT_BY_MOVES[old]
+    entry = _TEXT_BY_MOVES[key] = (moves, _format_standard(moves))
+    return entry
+
+
+_NAMES: tuple[str, ...] = tuple(_point_name(i) for i in range(WAITING + 1))
+
+
 def _format_standard(moves: tuple[Move, ...]) -> str:
-    """:func:`format_moves` with the standard point names, remembered: the host
-    writes the same legal plays again and again (autocomplete sorts them all by
-    their text, the typed move is matched against them, the reply names it)."""
-    return format_moves(moves)
+    """:func:`format_moves` with the standard point names (the same text; the
+    plays of one and two moves, most plays, are written without its general
+    machinery)."""
+    names = _NAMES
+    if len(moves) == 2:
+        a, b = moves
+        sa, da, sb, db = a.src, a.dst, b.src, b.dst
+        if sa < sb or (sa == sb and da < db):
+            a, b = b, a
+            sa, da, sb, db = sb, db, sa, da
+        if da == sb:  # one checker: the point between is written where it hit
+            return (names[sa] + ("/" + names[da] + "*" if a.hit else "") + "/" + names[db]
+                    + ("*" if b.hit and db != OFF else ""))
+        if sa == sb and da == db:
+            return (names[sa] + "/" + names[da] + ("*" if (a.hit or b.hit) and da != OFF else "")
+                    + "(2)")
+        star_a = da != OFF and (a.hit or (b.hit and db == da))
+        star_b = db != OFF and b.hit and not (star_a and db == da)
+        return (names[sa] + "/" + names[da] + ("*" if star_a else "") + " " + names[sb] + "/"
+                + names[db] + ("*" if star_b else ""))
+    if len(moves) == 1:
+        m = moves[0]
+        return names[m.src] + "/" + names[m.dst] + ("*" if m.hit and m.dst != OFF else "")
+    # format_moves's steps, on tuples: sort, chain, merge equal paths, write.
+    pairs = sorted(map(_SRC_DST, moves), reverse=True)
+    hits = {m.dst for m in moves if m.hit}
+    n = len(pairs)
+    free = [True] * n
+    paths: dict[tuple[int, tuple[int, ...], int], int] = {}
+    for i in range(n):
+        if not free[i]:
+            continue
+        src, end = pairs[i]
+        between: tuple[int, ...] = ()
+        for j in range(i + 1, n):
+            if free[j] and pairs[j][0] == end:
+                if end in hits:
+                    between += (end,)
+                end = pairs[j][1]
+                free[j] = False
+        path = (src, between, end)
+        paths[path] = paths.get(path, 0) + 1
+    marked: set[int] = set()
+    parts: list[str] = []
+    for (src, between, end), count in paths.items():
+        text = names[src]
+        for p in between:
+            text += "/" + names[p] + "*"
+            marked.add(p)
+        text += "/" + names[end]
+        if end in hits and end != OFF and end not in marked:
+            text += "*"
+            marked.add(end)
+        if count > 1:
+            text += f"({count})"
+        parts.append(text)
+    return " ".join(parts)
+
+
+_SRC_DST = attrgetter("src", "dst")

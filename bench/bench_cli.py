@@ -1,6 +1,6 @@
 """The engine's command line, ``python -m engine plays -``, against its move generator.
 
-For each case of a fixed corpus (tests/movegen_corpus.py: random reachable
+For each case of a fixed corpus (tests/support/movegen_corpus.py: random reachable
 positions, times all 21 rolls) the command line reads a line "POSITION_ID
 DICE", decodes the Position ID, generates the legal plays, and writes each
 play's canonical text and the Position ID after it.  Three things are timed on
@@ -30,8 +30,8 @@ from pathlib import Path
 import gnubg_nn
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT / "tests") not in sys.path:
-    sys.path.insert(0, str(ROOT / "tests"))
+if str(ROOT / "tests" / "support") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

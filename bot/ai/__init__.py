@@ -11,19 +11,55 @@ heuristic for the variants).  See the modules:
 * :mod:`bot.ai.runner`    ``AIRunner``: the same, off the event loop, with a time limit
 """
 
-from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
-from bot.ai.context import MatchContext
-from bot.ai.deadcube import dead_double_reason
-from bot.ai.levels import (
-    DEFAULT_LEVEL,
-    LEVELS,
-    Level,
-    analysis_level,
-    fallback_level,
-    get_level,
-)
-from bot.ai.player import Decision, NoDecision, apply_decision, decide
-from bot.ai.runner import AIRunner
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
+    from bot.ai.context import MatchContext
+    from bot.ai.deadcube import dead_double_reason
+    from bot.ai.levels import (
+        DEFAULT_LEVEL,
+        LEVELS,
+        Level,
+        analysis_level,
+        fallback_level,
+        get_level,
+    )
+    from bot.ai.player import Decision, NoDecision, apply_decision, decide
+    from bot.ai.runner import AIRunner
+
+_HOMES = {
+    "AIRunner": "bot.ai.runner",
+    "DEFAULT_LEVEL": "bot.ai.levels",
+    "Decision": "bot.ai.player",
+    "GameAnalysis": "bot.ai.analysis",
+    "Hint": "bot.ai.analysis",
+    "LEVELS": "bot.ai.levels",
+    "Level": "bot.ai.levels",
+    "MatchContext": "bot.ai.context",
+    "NoDecision": "bot.ai.player",
+    "analysis_level": "bot.ai.levels",
+    "analyze": "bot.ai.analysis",
+    "apply_decision": "bot.ai.player",
+    "dead_double_reason": "bot.ai.deadcube",
+    "decide": "bot.ai.player",
+    "fallback_level": "bot.ai.levels",
+    "get_level": "bot.ai.levels",
+    "hint": "bot.ai.analysis",
+}
+"""Where each name lives: imported on first use, so ``import bot.ai.levels`` (or the
+service) does not load the network (bgsage) until an AI is used."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bot.ai' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)
+
 
 __all__ = [
     "DEFAULT_LEVEL",

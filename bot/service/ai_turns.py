@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from bot.ai.context import MatchContext
 from bot.ai.levels import get_level
-from bot.ai.player import Decision
-from bot.ai.runner import AIRunner
 from bot.service.actions import ActionTable
 from bot.service.replies import Action, Reply
 from bot.service.runner import ActionRunner
@@ -22,6 +21,10 @@ from engine.game import Action as GameAction
 from engine.game import Game
 from engine.match import Match, Session
 from engine.player import Player
+
+if TYPE_CHECKING:
+    from bot.ai.player import Decision
+    from bot.ai.runner import AIRunner
 
 log = logging.getLogger(__name__)
 MAX_TURNS = 1000

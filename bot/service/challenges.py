@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.ai.levels import get_level
-from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service.autoplay import AutoPlay
 from bot.service.endings import Endings
@@ -22,6 +21,9 @@ from engine.match import Match
 from engine.player import Player
 from engine.rules import RuleOptions
 from engine.variant import get_variant
+
+if TYPE_CHECKING:
+    from bot.ai.runner import AIRunner
 
 CHALLENGED = (MatchStatus.CHALLENGED,)
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service import fairdice
 from bot.service.actions import ActionTable
@@ -40,6 +39,9 @@ from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
 from bot.storage.interface import MatchRow, Storage
+
+if TYPE_CHECKING:
+    from bot.ai.runner import AIRunner
 
 
 class GameService:

@@ -7,9 +7,8 @@ lock, no version to check); they use the action runner's match loader only.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service import fairdice, ratings
 from bot.service.ai_turns import match_context
@@ -25,6 +24,9 @@ from engine.errors import BackgammonError
 from engine.player import Player
 from engine.rules import RuleOptions
 from engine.variant import get_variant
+
+if TYPE_CHECKING:
+    from bot.ai.runner import AIRunner
 
 MAX_ID = 2**62
 """Ids above this are not ours (SQLite integers are signed 64-bit)."""

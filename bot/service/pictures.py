@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from bot.ai.analysis import GameAnalysis
 from bot.service.views import board_view, scores
 from engine.game import Game, Phase
 from engine.match import Match, Session
@@ -44,6 +44,9 @@ from render.chart import ChartData, ChartMistake, ChartPoint
 from render.replay import FrameKind, ReplayFrame
 from render.summary import GameLine, MatchSummary, SummaryCube
 from render.view import ChouetteView, LastPlay
+
+if TYPE_CHECKING:
+    from bot.ai.analysis import GameAnalysis
 
 # -------------------------------------------------------------------- replay
 

@@ -587,6 +587,7 @@ class GameService(InfoCommands):
     async def _rate(self, work: Work, winner_id: int, loser_id: int, length: int) -> None:
         tx = work.tx
         guild = work.row.guild_id
+        await tx.lock_players(guild, (winner_id, loser_id))  # before the reads (issue 21)
         w_row = await tx.rating(guild, winner_id)
         l_row = await tx.rating(guild, loser_id)
         new_w, new_l = ratings.update(ratings.Rating(w_row.rating, w_row.experience),
@@ -773,8 +774,8 @@ class GameService(InfoCommands):
                         raise Refusal(
                             "This channel already has a game or a challenge. Finish it first, "
                             "or start yours in another channel or thread.")
-                    await tx.upsert_user(actor.id, actor.name, actor.is_bot)
-                    await tx.upsert_user(opponent.id, opponent.name, opponent.is_bot)
+                    for user in sorted((actor, opponent), key=lambda a: a.id):  # id order
+                        await tx.upsert_user(user.id, user.name, user.is_bot)
                     state: dict[str, Any] = {"hints": bool(hints or not rated)}
                     if ai_level is not None:
                         state["ai"] = {"user": opponent.id, "level": ai_level.name}

@@ -310,7 +310,12 @@ _CLIENT_ERRORS: tuple[type[BaseException], ...] = (
 def _connection_failed(error: BaseException, conn: Any) -> bool:
     if isinstance(error, _CONNECTION_ERRORS):
         return True
-    return isinstance(error, _CLIENT_ERRORS) and (conn is None or conn.is_closed())
+    if not isinstance(error, _CLIENT_ERRORS):
+        return False
+    try:
+        return conn is None or bool(conn.is_closed())
+    except asyncpg.InterfaceError:  # the pool took it back when the connection died
+        return True
 _BUSY_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.LockNotAvailableError,  # our lock_timeout (or the operator's)
     asyncpg.QueryCanceledError,  # statement_timeout, or a cancelled query

@@ -25,6 +25,7 @@ tests/test_storage_pg_restart.py.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -95,7 +96,7 @@ async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterat
 
 def _history_chains(history: list[tuple[float, float]], final: float) -> None:
     """Each rating change starts where the one before ended, and the last is the rating."""
-    for (_, after), (before, _) in zip(history, history[1:], strict=False):
+    for (_, after), (before, _) in itertools.pairwise(history):
         assert before == after, history
     assert history and history[-1][1] == final, (history, final)
 

@@ -44,7 +44,14 @@ from bot.chouette import (
     settlement,
 )
 from bot.replies import Act, Button, Refusal, Reply
-from bot.repository import ChouetteRow, LedgerEntry, MatchRow, StaleVersionError, Transaction
+from bot.repository import (
+    ChouetteRow,
+    LedgerEntry,
+    MatchRow,
+    StaleVersionError,
+    StorageError,
+    Transaction,
+)
 from bot.service import MAX_TEXT, Actor, GameService, Place, Work
 from bot.views import chouette_panel
 from engine.errors import BackgammonError
@@ -368,6 +375,8 @@ class ChouetteService:
             except StaleVersionError:
                 return Reply.refuse("The table changed before your command arrived "
                                     "(someone acted at the same moment): try again.")
+            except StorageError as error:  # busy / unavailable: not applied (issue 21)
+                return Reply.refuse(str(error))
 
     @staticmethod
     def _need(crow: ChouetteRow | None) -> ChouetteRow:

@@ -47,6 +47,7 @@ from bot.repository import (
     RatingRow,
     StaleVersionError,
     Storage,
+    StorageError,
     Transaction,
 )
 from bot.service_info import InfoCommands, match_context
@@ -356,6 +357,8 @@ class GameService(InfoCommands):
             except StaleVersionError:
                 return Reply.refuse("The game moved on before your action arrived "
                                     "(someone acted at the same moment): look at the new board.")
+            except StorageError as error:  # busy / unavailable: not applied (issue 21)
+                return Reply.refuse(str(error))
 
     def _work(self, tx: Transaction, loaded: Loaded, actor: Actor) -> Work:
         dice = None
@@ -786,6 +789,11 @@ class GameService(InfoCommands):
                         rated=rated, status="challenged", state=state)
             except Refusal as refusal:
                 return Reply.refuse(str(refusal))
+            except StaleVersionError:  # a deadlock PostgreSQL broke (issue 21)
+                return Reply.refuse("Another command changed this channel at the same moment: "
+                                    "try again.")
+            except StorageError as error:  # busy / unavailable: not applied (issue 21)
+                return Reply.refuse(str(error))
         terms = (f"a {length}-point match" if length else
                  ("money play" + (f" at {stake} a point" if stake else "")))
         game_name = variant_cls.title

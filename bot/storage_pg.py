@@ -422,37 +422,38 @@ class PostgresStorage:
                             "INSERT INTO schema_version (version, name, applied_at) "
                             "VALUES ($1, $2, $3)", version, name, now())
 
-    async def _release(self, conn: Any) -> None:
+    @staticmethod
+    async def _release(pool: Any, conn: Any) -> None:
+        """Back to ``pool`` (the pool it came from: close() may have begun meanwhile)."""
         try:
-            await self.pool.release(conn)
+            await pool.release(conn)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
                 OSError, TimeoutError):
             pass  # a broken connection: the pool has terminated it and will open a new one
 
-    async def _begin(self, deadline: float) -> tuple[Any, Any]:
+    async def _begin(self, deadline: float) -> tuple[Any, Any, Any]:
         """A pooled connection inside BEGIN.  Connection failures (refused, the
         server starting or shutting down, a pooled connection the server dropped)
         are retried with jittered backoff until ``deadline``; nothing has run yet."""
         delay = _FIRST_DELAY
         while True:
             conn = None
+            pool = self.pool
             try:
-                conn = await self.pool.acquire(timeout=self.acquire_timeout)
+                conn = await pool.acquire(timeout=self.acquire_timeout)
                 tx = conn.transaction()
                 await tx.start()
-                return conn, tx
-            except TimeoutError:
-                if conn is not None:
-                    await self._release(conn)
-                raise StorageBusy("All the database connections of this bot are in use: "
-                                  "your action was not applied, try again in a moment.") from None
-            except (*_CONNECTION_ERRORS, *_CLIENT_ERRORS) as error:
-                if not _connection_failed(error, conn):
-                    if conn is not None:
-                        await self._release(conn)
+                return pool, conn, tx
+            except BaseException as error:
+                failed = _connection_failed(error, conn)  # before the pool takes it back
+                if conn is not None:  # also when cancelled during BEGIN: never leak it
+                    await self._release(pool, conn)
+                if isinstance(error, TimeoutError):
+                    raise StorageBusy("All the database connections of this bot are in use: "
+                                      "your action was not applied, try again in a moment."
+                                      ) from None
+                if not failed:
                     raise
-                if conn is not None:
-                    await self._release(conn)
                 pause, delay = _backoff(delay)
                 if time.monotonic() + pause >= deadline:
                     if isinstance(error, asyncpg.TooManyConnectionsError):
@@ -463,7 +464,7 @@ class PostgresStorage:
 
     @asynccontextmanager
     async def _transaction(self, deadline: float) -> AsyncIterator[PostgresTransaction]:
-        conn, tx = await self._begin(deadline)
+        pool, conn, tx = await self._begin(deadline)
         pg_tx = PostgresTransaction(PgDatabase(conn))
         try:
             try:
@@ -486,7 +487,7 @@ class PostgresStorage:
                     raise typed from error
                 raise
         finally:
-            await self._release(conn)
+            await self._release(pool, conn)
         for callback in pg_tx.after_commit:
             callback()
 

@@ -61,7 +61,19 @@ class StorageConfig:
     """PostgreSQL URL (postgresql://user@host:5432/dbname) shared by several bot
     processes; empty = the SQLite file."""
     pool_size: int = 10
-    """PostgreSQL: most connections this process opens."""
+    """PostgreSQL: most connections this process opens (keep the sum over all processes
+    below the server's max_connections)."""
+    acquire_timeout: float = 10.0
+    """Seconds an action waits for a free connection (PostgreSQL: of the pool; SQLite: of
+    the process's one connection) before the player is told to try again."""
+    lock_timeout: float = 10.0
+    """Seconds an action waits for a lock another action holds (the game's, a player's
+    rating row; SQLite: the file's write lock) before the player hears "this game is
+    busy, try again"."""
+    retry_seconds: float = 10.0
+    """PostgreSQL: time budget for retrying an action that the server aborted without
+    applying it (deadlock, serialization failure, connection refused or lost, the server
+    restarting) before the player hears "the database is unavailable, try again"."""
 
     def check(self) -> None:
         if not self.database.strip():
@@ -71,6 +83,11 @@ class StorageConfig:
                               "'postgresql://bgbot@127.0.0.1:5432/bgbot'")
         if self.pool_size < 1:
             raise ConfigError("storage.pool_size must be 1 or more")
+        for key in ("acquire_timeout", "lock_timeout", "retry_seconds"):
+            value = getattr(self, key)
+            if not 0 < value <= 3600:
+                raise ConfigError(f"storage.{key} must be more than 0 and at most 3600 "
+                                  f"seconds (not {value})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -104,8 +104,8 @@ class Challenges:
             if existing is not None:
                 raise Refusal("This channel already has a game or a challenge. Finish it first, "
                               "or start yours in another channel or thread.")
-            await tx.upsert_user(actor.id, actor.name, actor.is_bot)
-            await tx.upsert_user(opponent.id, opponent.name, opponent.is_bot)
+            for user in sorted((actor, opponent), key=lambda a: a.id):  # one global order
+                await tx.upsert_user(user.id, user.name, user.is_bot)
             row = await tx.insert_match(
                 guild_id=place.guild_id, channel_id=place.channel_id,
                 white_id=actor.id, black_id=opponent.id, variant=variant_cls.name,
@@ -113,7 +113,9 @@ class Challenges:
                 rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict())
             return Reply(ok=True, text="", match_id=row.id, version=row.version)
 
-        made = await self.runner.transact(place, actor, body, note_user=False)
+        made = await self.runner.transact(
+            place, actor, body, note_user=False,
+            stale="Another command changed this channel at the same moment: try again.")
         if not made.ok:
             return made
         terms = (f"a {length}-point match" if length else

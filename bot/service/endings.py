@@ -126,6 +126,9 @@ class Endings:
     async def rate(self, work: Work, winner_id: int, loser_id: int, length: int) -> None:
         tx = work.tx
         guild = work.row.guild_id
+        # Shared rows (not under the channel's lock): lock both rating rows, in user id
+        # order, before reading them, so two games ending at once cannot lose an update.
+        await tx.lock_players(guild, (winner_id, loser_id))
         w_row = await tx.rating(guild, winner_id)
         l_row = await tx.rating(guild, loser_id)
         new_w, new_l = ratings.update(ratings.Rating(w_row.rating, w_row.experience),

@@ -15,7 +15,8 @@ members.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -38,10 +39,21 @@ from bot.service.seating import PAIR
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
-from bot.storage.interface import MatchRow, Storage
+from bot.storage.interface import MatchRow, Storage, StorageError
 
 if TYPE_CHECKING:
     from bot.ai.runner import AIRunner
+
+
+log = logging.getLogger(__name__)
+
+
+async def guarded(call: Awaitable[Reply]) -> Reply:
+    """A look-only call whose database is away or busy answers "try again", privately."""
+    try:
+        return await call
+    except StorageError as error:
+        return Reply.refuse(str(error))
 
 
 class GameService:
@@ -98,10 +110,11 @@ class GameService:
                   option: str | None = None, expect: Expect | None = None) -> Reply:
         """Perform ``action`` (see :class:`~bot.service.actions.ActionTable`), then let the
         AI answer if the game now waits for it."""
-        reply = await self.table.act(action, place, actor, option=option, expect=expect)
+        reply = await guarded(self.table.act(action, place, actor, option=option,
+                                             expect=expect))
         if action is Action.BOARD:
             return reply
-        return await self.ai_turns.after(place, reply)
+        return await guarded(self.ai_turns.after(place, reply))
 
     async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
@@ -111,7 +124,7 @@ class GameService:
         reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
                                                 rules=rules, length=length, stake=stake,
                                                 rated=rated, level=level, hints=hints)
-        return await self.ai_turns.after(place, reply)
+        return await guarded(self.ai_turns.after(place, reply))
 
     # Named shortcuts of :meth:`act` (tests and scripts read better with them).
     async def accept(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
@@ -174,30 +187,37 @@ class GameService:
 
     async def suggestions(self, place: Place, actor: Actor, text: str,
                           limit: int = 25) -> list[str]:
-        return await self.watch.suggestions(place, actor, text, limit)
+        try:
+            return await self.watch.suggestions(place, actor, text, limit)
+        except StorageError:
+            return []  # autocomplete offers nothing while the database is away
 
     async def hint(self, place: Place, actor: Actor) -> Reply:
-        return await self.info.hint(place, actor)
+        return await guarded(self.info.hint(place, actor))
 
     async def analyze(self, place: Place, actor: Actor) -> Reply:
-        return await self.info.analyze(place, actor)
+        return await guarded(self.info.analyze(place, actor))
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
-        return await self.info.leaderboard(place, actor, order, page, per_page)
+        return await guarded(self.info.leaderboard(place, actor, order, page, per_page))
 
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
-        return await self.info.stats(place, actor, user)
+        return await guarded(self.info.stats(place, actor, user))
 
     async def export(self, place: Place, actor: Actor) -> Reply:
-        return await self.info.export(place, actor)
+        return await guarded(self.info.export(place, actor))
 
     async def rules(self, variant: str | None = None) -> Reply:
-        return await self.info.rules(variant)
+        return await guarded(self.info.rules(variant))
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
-        return await self.info.verify(place, actor, game_id)
+        return await guarded(self.info.verify(place, actor, game_id))
 
     async def due_reminders(self) -> list[tuple[int, Notice]]:
         """(channel id, notice) for each game idle longer than the reminder time."""
-        return await self.reminders.due()
+        try:
+            return await self.reminders.due()
+        except StorageError as error:  # the next round of the reminder loop tries again
+            log.warning("reminders skipped this round: %s", error)
+            return []

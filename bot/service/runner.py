@@ -3,9 +3,11 @@
 Every state-changing call is **one transaction**:
 
 1. take the channel's in-process lock (two clicks in one process queue up);
-2. open a storage transaction (``BEGIN IMMEDIATE`` on SQLite; a per-channel
-   advisory lock on PostgreSQL); load the channel's match, its current game and
-   the game's events; rebuild the engine state (cached per match version);
+2. open a storage transaction with ``Storage.run`` (``BEGIN IMMEDIATE`` on SQLite;
+   on PostgreSQL the channel's advisory lock first, and the whole body re-run,
+   bounded, when the server aborted it before anything committed); load the
+   channel's match, its current game and the game's events; rebuild the engine
+   state (cached per match version);
 3. check the state version a button was made for (:class:`~bot.service.values.Expect`);
 4. run the command on a :class:`~bot.service.work.Work`: it checks who acts,
    applies engine transitions, draws dice from the game's seed;
@@ -14,7 +16,8 @@ Every state-changing call is **one transaction**:
    build the reply (:mod:`bot.service.present`).
 
 Any refusal (service rule or engine error) rolls the transaction back and returns
-an ephemeral reply with the reason, so bad input never changes state.  The
+an ephemeral reply with the reason, so bad input never changes state; a database
+that is away or busy answers "try again" the same way (:class:`StorageError`).  The
 commands (:mod:`bot.service.commands`), the chouette (:mod:`bot.service.chouette`)
 and the look-only commands (:mod:`bot.service.info`) all go through this API.
 """
@@ -31,7 +34,14 @@ from bot.service.replies import Refusal, Reply
 from bot.service.state import MatchState
 from bot.service.values import Actor, Expect, Place, check_id
 from bot.service.work import Loaded, Seating, Work
-from bot.storage.interface import MatchRow, MatchStatus, StaleVersionError, Storage, Transaction
+from bot.storage.interface import (
+    MatchRow,
+    MatchStatus,
+    StaleVersionError,
+    Storage,
+    StorageError,
+    Transaction,
+)
 from bot.storage.replay import replay_game
 from engine.errors import BackgammonError
 from engine.match import Match, MoneySession, Session
@@ -61,7 +71,7 @@ def result_from_dict(data: dict[str, Any]) -> Result:
 
 def refusal_text(error: Exception) -> str | None:
     """The reason to show for an error that refuses an action (None: not a refusal)."""
-    if isinstance(error, Refusal | BackgammonError):
+    if isinstance(error, Refusal | BackgammonError | StorageError):
         return str(error)
     if isinstance(error, StaleVersionError):
         return ("The game moved on before your action arrived "
@@ -212,13 +222,17 @@ class ActionRunner:
             check_id(actor.id, "user")
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
+        async def work(tx: Transaction) -> Reply:
+            if note_user:
+                await self.note_user(tx, actor)
+            return await body(tx)
+
         async with self.lock(place.channel_id):
             try:
-                async with self.storage.transaction() as tx:
-                    if note_user:
-                        await self.note_user(tx, actor)
-                    return await body(tx)
-            except (Refusal, BackgammonError, StaleVersionError) as error:
+                # The storage takes the channel's cross-process lock first and re-runs the
+                # whole body if the database aborted it before anything committed.
+                return await self.storage.run(work, lock_channel=place.channel_id)
+            except (Refusal, BackgammonError, StaleVersionError, StorageError) as error:
                 text = stale if stale and isinstance(error, StaleVersionError) else (
                     refusal_text(error))
                 assert text is not None

@@ -16,10 +16,15 @@ def make_storage(config: Config) -> Storage:
     if config.storage.url:
         from bot.storage.postgres import PostgresStorage
 
-        return PostgresStorage(config.storage.url, pool_size=config.storage.pool_size)
+        return PostgresStorage(config.storage.url, pool_size=config.storage.pool_size,
+                               lock_timeout=config.storage.lock_timeout,
+                               acquire_timeout=config.storage.acquire_timeout,
+                               retry_seconds=config.storage.retry_seconds)
     from bot.storage.sqlite import SqliteStorage
 
-    return SqliteStorage(config.storage.database)
+    return SqliteStorage(config.storage.database, lock_timeout=config.storage.lock_timeout,
+                         acquire_timeout=config.storage.acquire_timeout,
+                         retry_seconds=config.storage.retry_seconds)
 
 
 def describe(config: Config) -> str:

@@ -8,11 +8,22 @@ changing.  Every service operation runs inside exactly one transaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+"""Every integer column is a signed 64-bit integer on both backends (SQLite
+INTEGER, PostgreSQL BIGINT for stakes, ledger points and amounts); a value
+outside is refused with :class:`AmountOutOfRange` before it reaches the database."""
+
+NAME_LIMIT = 100
+"""Characters of a display name kept in ``users.name``."""
 
 
 class MatchStatus(StrEnum):
@@ -143,6 +154,86 @@ class StaleVersionError(Exception):
     """Another action changed the row first (optimistic concurrency check failed)."""
 
 
+class RetryableConflict(StaleVersionError):
+    """The database aborted the transaction for a deadlock or a serialization failure,
+    or a shared row (a rating) changed under it: nothing was applied, and running the
+    whole transaction again is safe.  :meth:`Storage.run` retries it; callers of
+    :meth:`Storage.transaction` see a :class:`StaleVersionError` as before."""
+
+
+class StorageError(Exception):
+    """The database could not run the action; the message is for the player."""
+
+    default = "The database could not take your action: it was not applied, try again."
+
+    def __init__(self, message: str | None = None) -> None:
+        super().__init__(message or self.default)
+
+
+class StorageBusy(StorageError):
+    """A lock (the game's, or a shared row's) or a connection was not free within the
+    configured bound (``storage.lock_timeout`` / ``storage.acquire_timeout``), or a
+    deadlock kept recurring for the whole retry budget.  Nothing was applied."""
+
+    default = "This game is busy (another action on it is still being saved): your " \
+              "action was not applied, try again in a moment."
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be reached (restart, failover, network) for the whole retry
+    budget (``storage.retry_seconds``).  Nothing was applied."""
+
+    default = "The database is unavailable: your action was not applied, try again " \
+              "in a moment."
+
+
+class StorageCommitUnknown(StorageUnavailable):
+    """The connection was lost while COMMIT was under way: the action may or may not
+    have been applied, so it is never retried automatically.  A retry by the player is
+    safe: a button carries the version it was shown for and the version check refuses
+    it if the first attempt did commit."""
+
+    default = "The connection to the database was lost while your action was being " \
+              "saved: look at the board to see whether it was applied before trying again."
+
+
+class AmountOutOfRange(ValueError):
+    """A stake, points or amount outside the signed 64-bit range of the columns."""
+
+
+def check_int64(what: str, value: int) -> int:
+    """``value`` if it fits the 64-bit columns, else :class:`AmountOutOfRange`."""
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise AmountOutOfRange(f"{what} {value} is outside the storable range "
+                               f"{INT64_MIN}..{INT64_MAX}")
+    return value
+
+
+def clean_name(name: str, user_id: int) -> str:
+    """A display name as both backends store it.
+
+    PostgreSQL text cannot hold U+0000 and neither database can store a lone UTF-16
+    surrogate (which Python strings may carry, e.g. from a console with surrogate
+    escapes): NULs are removed, surrogates become U+FFFD, other C0 control
+    characters (newlines, tabs, ...) become spaces, and the result is cut to
+    :data:`NAME_LIMIT` characters.  A name that is empty after cleaning becomes the
+    user id, as the leaderboard shows an unknown user.
+    """
+    out = []
+    for ch in name:
+        code = ord(ch)
+        if code == 0:
+            continue
+        if 0xD800 <= code <= 0xDFFF:
+            out.append("\ufffd")
+        elif code < 0x20 or code == 0x7F:
+            out.append(" ")
+        else:
+            out.append(ch)
+    cleaned = "".join(out)[:NAME_LIMIT]
+    return cleaned if cleaned.strip() else str(user_id)
+
+
 class Transaction(Protocol):
     """Operations inside one transaction.  All or nothing is committed."""
 
@@ -150,7 +241,21 @@ class Transaction(Protocol):
         """Run ``callback`` once the transaction has committed (never after a rollback)."""
         ...
 
-    async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None: ...
+    async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None:
+        """Store the user and the name (cleaned with :func:`clean_name`)."""
+        ...
+    async def lock_players(self, guild_id: int, user_ids: Sequence[int]) -> None:
+        """Lock the players' per-server rows (their ``ratings`` rows, created at the
+        default rating if missing) until the transaction ends, in ascending user id order.
+
+        Call it once, before reading anything shared between channels that the
+        transaction will write back: ratings (``rating`` then ``set_rating``), or a
+        balance checked against a bound before a ledger entry.  Every transaction
+        locking in the same order, two games ending at once with a player in common
+        wait for each other instead of losing an update or deadlocking.  The users
+        must exist.  On SQLite ``BEGIN IMMEDIATE`` already serialises writers; the
+        rows are created the same way."""
+        ...
     async def get_user(self, user_id: int) -> UserRow | None: ...
 
     async def open_match_in_channel(self, channel_id: int) -> MatchRow | None: ...
@@ -207,7 +312,10 @@ class Transaction(Protocol):
         ...
 
     async def rating(self, guild_id: int, user_id: int) -> RatingRow: ...
-    async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None: ...
+    async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None:
+        """Write the new rating; :class:`RetryableConflict` when the stored rating is no
+        longer ``before`` (another transaction changed it since it was read)."""
+        ...
     async def rating_history(self, guild_id: int, user_id: int) -> list[tuple[float, float]]: ...
 
     async def leaderboard(self, guild_id: int, order: str, limit: int,
@@ -228,3 +336,20 @@ class Storage(Protocol):
         """A transaction for reading only: one consistent view, no write lock."""
         ...
     async def schema_version(self) -> int: ...
+    async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
+                  lock_channel: int | None = None) -> T:
+        """``await work(tx)`` in one action transaction, committed; its result.
+
+        ``lock_channel``: take the channel's lock first (PostgreSQL: the per-channel
+        advisory lock, before any row lock, bounded by ``storage.lock_timeout``).
+        The whole ``work`` runs again (bounded, jittered backoff, within
+        ``storage.retry_seconds``) when nothing was committed and the failure is
+        transient: a deadlock or serialization failure (:class:`RetryableConflict`),
+        the connection refused, the server starting up or shutting down, the
+        connection lost before COMMIT.  So ``work`` must change nothing outside the
+        transaction except through ``tx.on_commit``.  Otherwise it raises
+        :class:`StorageBusy`, :class:`StorageUnavailable` or
+        :class:`StorageCommitUnknown` (never a driver exception for those cases),
+        and whatever ``work`` raised (refusals, :class:`StaleVersionError`) as is.
+        """
+        ...

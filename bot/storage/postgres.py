@@ -28,9 +28,30 @@ and the primary keys of the event log stay as the safety net: a transaction
 that did not take the lock still cannot apply an action twice (its event
 numbers or its version are taken: :class:`StaleVersionError`).
 ``claim_reminder`` is a conditional UPDATE, so each reminder is claimed by
-exactly one process.  A deadlock or serialization
-failure PostgreSQL detects is reported as :class:`StaleVersionError` (nothing
-was applied; the user sees "the game moved on").
+exactly one process.
+
+Rows shared between channels.  Ratings are read, recomputed and written back:
+``lock_players`` locks the players' ``ratings`` rows (``INSERT ... ON
+CONFLICT DO UPDATE``, one statement, ascending user id) before they are read,
+so two games with a player in common that end at once wait for each other;
+every transaction takes its locks in one global order (the channel's
+advisory lock, then user rows, then rating rows in user id order), so they
+cannot deadlock either.  ``set_rating`` still checks that the stored rating
+is the one read (:class:`RetryableConflict` otherwise): a caller that forgot
+the lock gets a retry, never a lost update.  Users are written in user id
+order by the service; the ledger is append-only (no read-modify-write).
+
+Failures.  A deadlock or serialization failure is :class:`RetryableConflict`
+(a :class:`StaleVersionError`: nothing was applied); :meth:`PostgresStorage.run`
+re-runs the whole transaction for it, and for a connection refused, a server
+starting up or shutting down, or a connection lost before COMMIT, with
+jittered backoff within ``retry_seconds``.  A lock wait longer than
+``lock_timeout`` (PostgreSQL's own, set on every connection), a pool with no
+free connection for ``acquire_timeout``, a statement cancelled by the
+operator's ``statement_timeout`` are :class:`StorageBusy`; a server away for
+the whole budget is :class:`StorageUnavailable`; a connection lost during
+COMMIT is :class:`StorageCommitUnknown` (never retried: it may have
+committed).  No driver exception of those kinds leaves this module.
 
 Migrations: ``bot/storage/migrations/postgres/NNNN_*.sql``, the same numbers and names
 as the SQLite ones, applied at start-up under an advisory lock (processes that
@@ -39,16 +60,30 @@ start together migrate once).
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import random
 import re
-from collections.abc import AsyncIterator, Generator, Mapping, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
 
-from bot.storage.interface import StaleVersionError, UserRow
+from bot.storage.interface import (
+    RetryableConflict,
+    StaleVersionError,
+    StorageBusy,
+    StorageCommitUnknown,
+    StorageUnavailable,
+    Transaction,
+    UserRow,
+    clean_name,
+)
 from bot.storage.sqlite import SqliteTransaction, migrations, now
+
+T = TypeVar("T")
 
 _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _PARAM_RE = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
@@ -203,6 +238,7 @@ class PostgresTransaction(SqliteTransaction):
     def __init__(self, db: PgDatabase) -> None:
         super().__init__(cast(Any, db))
         self.pg = db
+        self._channels_locked: set[int] = set()
 
     # The primitives run at once: asyncpg has no batch of mixed statements.
     async def _all(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
@@ -219,23 +255,27 @@ class PostgresTransaction(SqliteTransaction):
     async def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         await self.pg.executemany(sql, rows)
 
-    async def _write_checked(self, sql: str, params: Sequence[Any], error: str) -> None:
+    async def _write_checked(self, sql: str, params: Sequence[Any], error: str,
+                             retry: bool = False) -> None:
         if (await self.pg.run(sql, params)).rowcount != 1:
-            raise StaleVersionError(error)
+            raise RetryableConflict(error) if retry else StaleVersionError(error)
 
-    async def _lock_channel(self, channel_id: int) -> None:
-        await self.pg.run("SELECT pg_advisory_xact_lock(?)", (channel_id,))
+    async def lock_channel(self, channel_id: int) -> None:
+        """The channel's advisory lock until the transaction ends (taken once)."""
+        if channel_id not in self._channels_locked:
+            await self.pg.run("SELECT pg_advisory_xact_lock(?)", (channel_id,))
+            self._channels_locked.add(channel_id)
 
     async def open_match_in_channel(self, channel_id: int) -> Any:
-        await self._lock_channel(channel_id)
+        await self.lock_channel(channel_id)
         return await super().open_match_in_channel(channel_id)
 
     async def latest_match_in_channel(self, channel_id: int) -> Any:
-        await self._lock_channel(channel_id)
+        await self.lock_channel(channel_id)
         return await super().latest_match_in_channel(channel_id)
 
     async def open_chouette_in_channel(self, channel_id: int) -> Any:
-        await self._lock_channel(channel_id)
+        await self.lock_channel(channel_id)
         return await super().open_chouette_in_channel(channel_id)
 
     async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None:
@@ -243,7 +283,7 @@ class PostgresTransaction(SqliteTransaction):
         # name is unchanged, which would serialise (and could deadlock) the
         # actions of one user in several channels.
         known: UserRow | None = await self.get_user(user_id)
-        if known is None or known.name != name[:100]:
+        if known is None or known.name != clean_name(name, user_id):
             await super().upsert_user(user_id, name, is_bot)
 
     async def leaderboard_count(self, guild_id: int, order: str) -> int:
@@ -252,17 +292,94 @@ class PostgresTransaction(SqliteTransaction):
         return int(row[0]) if row else 0
 
 
-class PostgresStorage:
-    """A PostgreSQL database shared by any number of bot processes."""
+_CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,  # ConnectionRefusedError, ConnectionResetError, socket errors
+    asyncpg.PostgresConnectionError,  # class 08: connection lost / failed
+    asyncpg.CannotConnectNowError,  # the server is starting up or shutting down
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,  # the server (or role/database) is full
+)
+"""Failures of the connection itself: nothing of the transaction was committed
+(unless it happened during COMMIT)."""
+_CLIENT_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.InterfaceError, asyncpg.InternalClientError)
+"""asyncpg's own errors: a connection failure when the connection is closed
+("connection is closed", a protocol broken by the drop), a bug otherwise."""
 
-    def __init__(self, url: str, *, pool_size: int = 10) -> None:
+
+def _connection_failed(error: BaseException, conn: Any) -> bool:
+    if isinstance(error, _CONNECTION_ERRORS):
+        return True
+    if not isinstance(error, _CLIENT_ERRORS):
+        return False
+    try:
+        return conn is None or bool(conn.is_closed())
+    except asyncpg.InterfaceError:  # the pool took it back when the connection died
+        return True
+_BUSY_ERRORS: tuple[type[BaseException], ...] = (
+    asyncpg.LockNotAvailableError,  # our lock_timeout (or the operator's)
+    asyncpg.QueryCanceledError,  # statement_timeout, or a cancelled query
+    TimeoutError,  # asyncpg's command_timeout
+)
+_FIRST_DELAY = 0.02
+_MAX_DELAY = 0.5
+
+
+def _backoff(delay: float) -> tuple[float, float]:
+    """A jittered pause for ``delay`` and the next delay (doubling, capped)."""
+    return delay * random.uniform(0.5, 1.5), min(delay * 2, _MAX_DELAY)
+
+
+def _translate(error: BaseException, conn: Any, *, committing: bool) -> BaseException | None:
+    """The typed error for a driver failure, or None when ``error`` stays as it is."""
+    if isinstance(error, asyncpg.TransactionRollbackError):  # deadlock, serialization
+        return RetryableConflict(f"PostgreSQL rolled back: {error}")
+    if isinstance(error, asyncpg.UniqueViolationError) and getattr(
+            error, "constraint_name", None) in _SLOT_CONSTRAINTS:
+        return StaleVersionError(f"PostgreSQL rolled back: {error}")
+    if isinstance(error, _BUSY_ERRORS):
+        return StorageCommitUnknown() if committing and isinstance(error, TimeoutError) \
+            else StorageBusy()
+    if _connection_failed(error, conn):
+        return StorageCommitUnknown() if committing else StorageUnavailable()
+    return None
+
+
+class PostgresStorage:
+    """A PostgreSQL database shared by any number of bot processes.
+
+    ``pool_size``: the most connections this process opens.  ``acquire_timeout``:
+    seconds a transaction waits for a free connection of the pool, then
+    :class:`StorageBusy`.  ``lock_timeout``: PostgreSQL's ``lock_timeout`` on every
+    connection, so a wait for a game's advisory lock or a row lock ends in
+    :class:`StorageBusy` after that long.  ``retry_seconds``: the time budget of the
+    transparent retries (connecting, and :meth:`run`'s whole-transaction retries).
+    ``idle_in_transaction_timeout``: the server ends a session that stays idle
+    inside a transaction that long (a stuck or frozen process), which releases its
+    locks.
+    """
+
+    def __init__(self, url: str, *, pool_size: int = 10, lock_timeout: float = 10.0,
+                 acquire_timeout: float = 10.0, retry_seconds: float = 10.0,
+                 idle_in_transaction_timeout: float = 60.0) -> None:
         self.url = url
         self.pool_size = pool_size
+        self.lock_timeout = lock_timeout
+        self.acquire_timeout = acquire_timeout
+        self.retry_seconds = retry_seconds
+        self.idle_in_transaction_timeout = idle_in_transaction_timeout
         self._pool: asyncpg.Pool | None = None
 
     async def open(self) -> None:
+        settings = {
+            "lock_timeout": f"{max(1, int(self.lock_timeout * 1000))}ms",
+            "idle_in_transaction_session_timeout":
+                f"{max(1, int(self.idle_in_transaction_timeout * 1000))}ms",
+        }
         self._pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=self.pool_size, command_timeout=120)
+            self.url, min_size=1, max_size=self.pool_size, command_timeout=120,
+            server_settings=settings)
         await self._migrate()
 
     async def close(self) -> None:
@@ -306,32 +423,106 @@ class PostgresStorage:
                             "INSERT INTO schema_version (version, name, applied_at) "
                             "VALUES ($1, $2, $3)", version, name, now())
 
+    @staticmethod
+    async def _release(pool: Any, conn: Any) -> None:
+        """Back to ``pool`` (the pool it came from: close() may have begun meanwhile)."""
+        try:
+            await pool.release(conn)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
+                OSError, TimeoutError):
+            pass  # a broken connection: the pool has terminated it and will open a new one
+
+    async def _begin(self, deadline: float) -> tuple[Any, Any, Any]:
+        """A pooled connection inside BEGIN.  Connection failures (refused, the
+        server starting or shutting down, a pooled connection the server dropped)
+        are retried with jittered backoff until ``deadline``; nothing has run yet."""
+        delay = _FIRST_DELAY
+        while True:
+            conn = None
+            pool = self.pool
+            try:
+                conn = await pool.acquire(timeout=self.acquire_timeout)
+                tx = conn.transaction()
+                await tx.start()
+                return pool, conn, tx
+            except BaseException as error:
+                failed = _connection_failed(error, conn)  # before the pool takes it back
+                if conn is not None:  # also when cancelled during BEGIN: never leak it
+                    await self._release(pool, conn)
+                if isinstance(error, TimeoutError):
+                    raise StorageBusy("All the database connections of this bot are in use: "
+                                      "your action was not applied, try again in a moment."
+                                      ) from None
+                if not failed:
+                    raise
+                pause, delay = _backoff(delay)
+                if time.monotonic() + pause >= deadline:
+                    if isinstance(error, asyncpg.TooManyConnectionsError):
+                        raise StorageBusy("The database has no free connection: your action "
+                                          "was not applied, try again in a moment.") from error
+                    raise StorageUnavailable() from error
+                await asyncio.sleep(pause)
+
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[PostgresTransaction]:
-        async with self.pool.acquire() as conn:
-            tx = conn.transaction()
-            await tx.start()
-            pg_tx = PostgresTransaction(PgDatabase(conn))
+    async def _transaction(self, deadline: float) -> AsyncIterator[PostgresTransaction]:
+        pool, conn, tx = await self._begin(deadline)
+        pg_tx = PostgresTransaction(PgDatabase(conn))
+        try:
             try:
                 yield pg_tx
             except BaseException as error:
                 try:
                     await tx.rollback()
-                except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                except (asyncpg.PostgresError, asyncpg.InterfaceError,
+                        asyncpg.InternalClientError, OSError, TimeoutError):
                     pass  # the connection is gone: the server rolls back by itself
-                if isinstance(error, asyncpg.TransactionRollbackError) or (
-                        isinstance(error, asyncpg.UniqueViolationError)
-                        and getattr(error, "constraint_name", None) in _SLOT_CONSTRAINTS):
-                    raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error
+                typed = _translate(error, conn, committing=False)
+                if typed is not None:
+                    raise typed from error
                 raise
-            else:
-                try:
-                    await tx.commit()
-                except asyncpg.TransactionRollbackError as error:
-                    raise StaleVersionError(f"PostgreSQL rolled back: {error}") from error
+            try:
+                await tx.commit()
+            except BaseException as error:
+                typed = _translate(error, conn, committing=True)
+                if typed is not None:
+                    raise typed from error
+                raise
+        finally:
+            await self._release(pool, conn)
         for callback in pg_tx.after_commit:
             callback()
+
+    def transaction(self) -> AbstractAsyncContextManager[PostgresTransaction]:
+        """One action's transaction (READ COMMITTED).  Getting a connection and
+        BEGIN are retried within ``retry_seconds``; the body is not (it cannot be
+        re-run from here: use :meth:`run`).  Failures come out typed: a deadlock as
+        :class:`RetryableConflict` (a :class:`StaleVersionError`), a lock wait over
+        ``lock_timeout`` as :class:`StorageBusy`, a lost connection as
+        :class:`StorageUnavailable` (:class:`StorageCommitUnknown` during COMMIT)."""
+        return self._transaction(time.monotonic() + self.retry_seconds)
 
     def snapshot(self) -> AbstractAsyncContextManager[PostgresTransaction]:
         """Reads take the channel's advisory lock like actions: the same transaction."""
         return self.transaction()
+
+    async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
+                  lock_channel: int | None = None) -> T:
+        """``work`` in one transaction, retried as a whole while nothing was committed
+        and the failure is transient (see :meth:`bot.storage.interface.Storage.run`)."""
+        deadline = time.monotonic() + self.retry_seconds
+        delay = _FIRST_DELAY
+        while True:
+            try:
+                async with self._transaction(deadline) as tx:
+                    if lock_channel is not None:
+                        await tx.lock_channel(lock_channel)
+                    return await work(tx)
+            except StorageCommitUnknown:
+                raise  # it may have committed: never re-run it
+            except (RetryableConflict, StorageUnavailable) as error:
+                pause, delay = _backoff(delay)
+                if time.monotonic() + pause >= deadline:
+                    if isinstance(error, RetryableConflict):
+                        raise StorageBusy() from error
+                    raise
+                await asyncio.sleep(pause)

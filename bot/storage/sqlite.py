@@ -32,12 +32,12 @@ import dataclasses
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import aiosqlite
 
@@ -52,9 +52,17 @@ from bot.storage.interface import (
     MatchRow,
     MatchStatus,
     RatingRow,
+    RetryableConflict,
     StaleVersionError,
+    StorageBusy,
+    StorageUnavailable,
+    Transaction,
     UserRow,
+    check_int64,
+    clean_name,
 )
+
+T = TypeVar("T")
 
 _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _MATCH_COLUMNS = (
@@ -137,6 +145,12 @@ class _Statement:
     params: Any = ()
     error: str = ""
     """For ``_CHECK``: the :class:`StaleVersionError` message."""
+    retry: bool = False
+    """For ``_CHECK``: raise :class:`RetryableConflict` (a shared row changed) instead."""
+
+
+def _check_failed(st: _Statement) -> StaleVersionError:
+    return RetryableConflict(st.error) if st.retry else StaleVersionError(st.error)
 
 
 _COMMIT = _Statement(_WRITE, "COMMIT")
@@ -161,7 +175,7 @@ def _run_batch(conn: sqlite3.Connection, batch: Sequence[_Statement]) -> Any:
             elif st.kind == _CURSOR:
                 result = (cur.rowcount, cur.lastrowid)
             elif st.kind == _CHECK and cur.rowcount != 1:
-                raise StaleVersionError(st.error)
+                raise _check_failed(st)
         finally:
             cur.close()
     return result
@@ -209,7 +223,7 @@ async def _submit_one_by_one(db: aiosqlite.Connection, batch: Sequence[_Statemen
             elif st.kind == _CURSOR:
                 result = (cur.rowcount, cur.lastrowid)
             elif st.kind == _CHECK and cur.rowcount != 1:
-                raise StaleVersionError(st.error)
+                raise _check_failed(st)
     return result
 
 
@@ -272,9 +286,11 @@ class SqliteTransaction:
         if rows:
             self._pending.append(_Statement(_MANY, sql, list(rows)))
 
-    async def _write_checked(self, sql: str, params: Sequence[Any], error: str) -> None:
-        """A write that must change exactly one row, else :class:`StaleVersionError`."""
-        self._pending.append(_Statement(_CHECK, sql, params, error))
+    async def _write_checked(self, sql: str, params: Sequence[Any], error: str,
+                             retry: bool = False) -> None:
+        """A write that must change exactly one row, else :class:`StaleVersionError`
+        (:class:`RetryableConflict` with ``retry``)."""
+        self._pending.append(_Statement(_CHECK, sql, params, error, retry))
 
     async def commit(self) -> None:
         if not self.sent and self._pending == self._begin:
@@ -292,8 +308,20 @@ class SqliteTransaction:
         await self._write(
             "INSERT INTO users (id, name, is_bot, created_at) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-            (user_id, name[:100], int(is_bot), now()),
+            (user_id, clean_name(name, user_id), int(is_bot), now()),
         )
+
+    async def lock_players(self, guild_id: int, user_ids: Sequence[int]) -> None:
+        """Create the players' ``ratings`` rows if missing and lock them, in ascending
+        user id order (one statement; a no-op update locks the existing rows)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return
+        values = ", ".join("(?, ?)" for _ in ids)
+        await self._write(
+            f"INSERT INTO ratings (guild_id, user_id) VALUES {values} "
+            "ON CONFLICT (guild_id, user_id) DO UPDATE SET experience = ratings.experience",
+            [v for user in ids for v in (guild_id, user)])
 
     async def get_user(self, user_id: int) -> UserRow | None:
         row = await self._one("SELECT id, name, is_bot FROM users WHERE id = ?", (user_id,))
@@ -326,8 +354,9 @@ class SqliteTransaction:
             "INSERT INTO matches (guild_id, channel_id, white_id, black_id, variant, rules, "
             "length, stake, rated, status, chouette_id, state, version, created_at, updated_at) "
             f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING {_MATCH_COLUMNS}",
-            (guild_id, channel_id, white_id, black_id, variant, _dumps(rules), length, stake,
-             int(rated), status, chouette_id, _dumps(state or {}), stamp, stamp),
+            (guild_id, channel_id, white_id, black_id, variant, _dumps(rules), length,
+             check_int64("the stake", stake), int(rated), status, chouette_id,
+             _dumps(state or {}), stamp, stamp),
         )
         assert row is not None
         return _match(row)
@@ -441,7 +470,8 @@ class SqliteTransaction:
         await self._write_many(
             "INSERT INTO ledger (guild_id, user_id, match_id, game_id, chouette_id, points, "
             "amount, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(e.guild_id, e.user_id, e.match_id, e.game_id, e.chouette_id, e.points, e.amount,
+            [(e.guild_id, e.user_id, e.match_id, e.game_id, e.chouette_id,
+              check_int64("the points", e.points), check_int64("the amount", e.amount),
               stamp) for e in entries],
         )
 
@@ -523,11 +553,14 @@ class SqliteTransaction:
         return RatingRow(guild_id, user_id, float(row[0]), int(row[1]))
 
     async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None:
-        await self._write(
+        # The stored rating must still be ``before`` (the safety net under
+        # lock_players: a lost update becomes a retryable conflict, never silent).
+        await self._write_checked(
             "INSERT INTO ratings (guild_id, user_id, rating, experience) VALUES (?, ?, ?, ?) "
             "ON CONFLICT(guild_id, user_id) DO UPDATE SET rating = excluded.rating, "
-            "experience = excluded.experience",
-            (row.guild_id, row.user_id, row.rating, row.experience))
+            "experience = excluded.experience WHERE ratings.rating = ?",
+            (row.guild_id, row.user_id, row.rating, row.experience, before),
+            f"the rating of user {row.user_id} changed since it was read", retry=True)
         await self._write(
             "INSERT INTO rating_history (guild_id, user_id, match_id, before, after, experience, "
             "created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -642,22 +675,50 @@ class SqliteTransaction:
         return stats
 
 
-class SqliteStorage:
-    """The SQLite database of one bot process."""
+_SQLITE_BUSY = ("database is locked", "database table is locked", "database is busy")
+_SQLITE_GONE = ("disk i/o error", "unable to open database", "database disk image is malformed",
+                "attempt to write a readonly database")
 
-    def __init__(self, path: str | Path) -> None:
+
+def _sqlite_error(error: sqlite3.OperationalError) -> BaseException:
+    """The typed error for a lock wait that ran out or a database file that is away."""
+    text = str(error).lower()
+    if any(t in text for t in _SQLITE_BUSY):
+        return StorageBusy()
+    if any(t in text for t in _SQLITE_GONE):
+        return StorageUnavailable()
+    return error
+
+
+class SqliteStorage:
+    """The SQLite database of one bot process.
+
+    ``lock_timeout``: seconds a transaction waits for another process's write lock
+    (SQLite's busy timeout), then :class:`StorageBusy` from :meth:`run`.
+    ``acquire_timeout``: seconds :meth:`run` waits for this process's connection
+    (one transaction at a time), then :class:`StorageBusy`; None waits as long as it
+    takes.  ``retry_seconds`` is accepted for parity with PostgreSQL: SQLite has no
+    deadlocks, serialization failures or lost connections to retry.
+    """
+
+    def __init__(self, path: str | Path, *, lock_timeout: float = 30.0,
+                 acquire_timeout: float | None = None, retry_seconds: float = 10.0) -> None:
         self.path = str(path)
+        self.lock_timeout = lock_timeout
+        self.acquire_timeout = acquire_timeout
+        self.retry_seconds = retry_seconds
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
 
     async def open(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(self.path, isolation_level=None, timeout=30.0)
+        db = await aiosqlite.connect(self.path, isolation_level=None,
+                                     timeout=self.lock_timeout)
         await db.execute("PRAGMA journal_mode = WAL")
         await db.execute("PRAGMA synchronous = FULL")
         await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute("PRAGMA busy_timeout = 30000")
+        await db.execute(f"PRAGMA busy_timeout = {max(1, int(self.lock_timeout * 1000))}")
         self._db = db
         await self._migrate()
 
@@ -722,6 +783,37 @@ class SqliteStorage:
         """A read-only transaction (``BEGIN``, no write lock): one consistent view."""
         async with self._run(SqliteTransaction(self.db, "BEGIN")) as tx:
             yield tx
+
+    async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
+                  lock_channel: int | None = None) -> T:
+        """``work`` in one ``BEGIN IMMEDIATE`` transaction (see :meth:`Storage.run`).
+
+        ``lock_channel`` needs nothing more here: the write lock serialises every
+        writer of the file.  The bounds: :class:`StorageBusy` when this process's
+        connection is not free within ``acquire_timeout`` or another process holds
+        the write lock longer than ``lock_timeout``; :class:`StorageUnavailable`
+        when the file cannot be read or written.
+        """
+        del lock_channel
+        try:
+            await asyncio.wait_for(self._lock.acquire(), self.acquire_timeout)
+        except TimeoutError:
+            raise StorageBusy() from None
+        tx = SqliteTransaction(self.db, "BEGIN IMMEDIATE")
+        try:
+            try:
+                result = await work(tx)
+                await tx.commit()
+            except BaseException:
+                await tx.rollback()
+                raise
+        except sqlite3.OperationalError as error:
+            raise _sqlite_error(error) from error
+        finally:
+            self._lock.release()
+        for callback in tx.after_commit:
+            callback()
+        return result
 
     @asynccontextmanager
     async def _run(self, tx: SqliteTransaction) -> AsyncIterator[SqliteTransaction]:

@@ -1,0 +1,4 @@
+-- 0002: nothing to do on SQLite.  Its INTEGER columns are 64-bit already; the
+-- PostgreSQL twin (postgres/0002_bigint_money.sql) widens matches.stake and
+-- ledger.points to BIGINT so that both backends store the same range
+-- (bot.storage.interface.INT64_MIN..INT64_MAX, checked before a write on both).

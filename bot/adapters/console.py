@@ -25,13 +25,13 @@ import zlib
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.ai.runner import runner_from_config
 from bot.config import Config
 from bot.service.boot import storage_for, where
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply, plain
+from bot.service.replies import Action, Picture, PictureKind, Reply, plain
 from bot.service.values import Actor, Place
 
 GUILD = 1
@@ -45,7 +45,9 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /board  /claim  /forfeit
   /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
   /export              writes the match as a GNU Backgammon .mat file
-  /hint  /analyze      the AI's advice for your decision; analysis of the last game
+  /hint  /analyze [game] [match] [depth=expert]   the AI's advice for your decision;
+                       analysis of a finished game (default the last) or the whole match
+  /replay [game]       the game as an animated GIF in the boards folder
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
   /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
@@ -53,6 +55,22 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /chouette join | leave [confirm] | start | suggest TEXT | status
   /rules  /help  /channel NAME  /quit
   /demo                plays the rest of the game with the first legal play each turn"""
+
+
+def draw_picture(picture: Picture, theme: str) -> bytes:
+    """The bytes of a reply's picture (the console draws in a thread)."""
+    content: Any = picture.content
+    if picture.kind is PictureKind.REPLAY:
+        from render.replay import render_replay
+        return render_replay(content, theme=theme).data
+    if picture.kind is PictureKind.CHART:
+        from render.chart import render_chart
+        return render_chart(content, theme=theme)
+    if picture.kind is PictureKind.CARD:
+        from render.card import render_card
+        return render_card(content, theme=theme)
+    from render.summary import render_summary
+    return render_summary(content, theme=theme)
 
 
 ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL,
@@ -130,6 +148,14 @@ class Console:
             path = self.boards / name
             path.write_bytes(data)
             self.say(f"  file written: {path}")
+        for picture in reply.pictures:  # issue 18: drawn in a thread, written to boards/
+            self.counter += 1
+            self.boards.mkdir(parents=True, exist_ok=True)
+            path = self.boards / f"{self.counter:04d}-{picture.filename}"
+            data = await asyncio.to_thread(draw_picture, picture,
+                                           self.service.config.render.theme)
+            path.write_bytes(data)
+            self.say(f"  picture: {path}\n  (alt text) {picture.alt_text}")
 
     async def who_must_act(self) -> str:
         """The name of the player the game in this channel waits for, if any."""
@@ -293,13 +319,25 @@ class Console:
         async def hint(actor: Actor, rest: str) -> None:
             await self.show(await s.hint(self.place, actor))
 
+        # pictures (issue 18): /replay [game]; /analyze [game] [match] [depth=expert]
         async def analyze(actor: Actor, rest: str) -> None:
-            await self.show(await s.analyze(self.place, actor))
+            words = rest.split()
+            number = next((int(w) for w in words if w.isdigit()), None)
+            depth = next((w.split("=", 1)[1] for w in words if w.startswith("depth=")), None)
+            await self.show(await s.analyze(self.place, actor, number, depth,
+                                            whole_match="match" in words))
+
+        async def replay(actor: Actor, rest: str) -> None:
+            word = rest.strip()
+            if word and not word.isdigit():
+                self.say("  (only you see this) /replay [game number], e.g. /replay 2")
+                return
+            await self.show(await s.replay(self.place, actor, int(word) if word else None))
 
         return {
             "challenge": challenge, "answer": answer, "leaderboard": leaderboard,
             "stats": stats, "verify": verify, "rules": rules, "export": export, "hint": hint,
-            "analyze": analyze, "demo": demo, "chouette": chouette,
+            "analyze": analyze, "demo": demo, "chouette": chouette, "replay": replay,
         }
 
     async def demo(self, limit: int = 2000) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bot.service import fairdice, present, ratings
 from bot.service.runner import ActionRunner
+from bot.service.showing import add_match_summary
 from bot.service.work import Work
 from bot.storage.interface import GameStatus, LedgerEntry, MatchStatus, RatingRow
 from engine.match import Match, MoneySession
@@ -114,6 +115,7 @@ class Endings:
             await self.next_game(work)
 
     async def end_match(self, work: Work, winner: Player) -> None:
+        await add_match_summary(work, winner)  # the summary picture (issue 18)
         work.match_status = MatchStatus.FINISHED
         work.match_winner = work.user(winner)
         session = work.session

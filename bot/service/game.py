@@ -36,6 +36,7 @@ from bot.service.reminders import Reminders
 from bot.service.replies import Action, Notice, Reply
 from bot.service.runner import ActionRunner
 from bot.service.seating import PAIR
+from bot.service.showing import Pictures
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
@@ -195,8 +196,9 @@ class GameService:
     async def hint(self, place: Place, actor: Actor) -> Reply:
         return await guarded(self.info.hint(place, actor))
 
-    async def analyze(self, place: Place, actor: Actor) -> Reply:
-        return await guarded(self.info.analyze(place, actor))
+    async def analyze(self, place: Place, actor: Actor, game: int | None = None,
+                      depth: str | None = None, whole_match: bool = False) -> Reply:
+        return await guarded(self.info.analyze(place, actor, game, depth, whole_match))
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
@@ -221,3 +223,10 @@ class GameService:
         except StorageError as error:  # the next round of the reminder loop tries again
             log.warning("reminders skipped this round: %s", error)
             return []
+
+    # ---------------------------------------------- pictures: /replay (issue 18)
+
+    async def replay(self, place: Place, actor: Actor, game: int | None = None) -> Reply:
+        """Game ``game`` of the channel's match as an animated GIF (see
+        :class:`~bot.service.showing.Pictures`)."""
+        return await guarded(Pictures(self.runner).replay(place, actor, game))

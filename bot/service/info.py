@@ -13,24 +13,72 @@ from bot.config import Config
 from bot.service import fairdice, ratings
 from bot.service.ai_turns import match_context
 from bot.service.export import export_channel_match
-from bot.service.replies import Board, Refusal, Reply
+from bot.service.replies import Board, Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner
+from bot.service.showing import (
+    channel_match,
+    chart_picture,
+    names_of,
+    pick_game,
+    seat_of,
+    session_before,
+    summary_picture,
+)
 from bot.service.values import Actor, Place
 from bot.service.verify import dice_of_record
 from bot.service.views import board
-from bot.storage.interface import GameStatus, MatchStatus
+from bot.storage.interface import GameRow, GameStatus, MatchRow, MatchStatus
 from bot.storage.replay import replay_game
 from engine.errors import BackgammonError
+from engine.match import Match, Session
 from engine.player import Player
+from engine.record import GameRecord
 from engine.rules import RuleOptions
 from engine.variant import get_variant
 
 if TYPE_CHECKING:
+    from bot.ai.analysis import GameAnalysis
     from bot.ai.runner import AIRunner
 
 MAX_ID = 2**62
 """Ids above this are not ours (SQLite integers are signed 64-bit)."""
 MAX_PAGE = 100_000
+ANALYSIS_SECONDS = 120.0
+"""How long the analysis of one game may take at the default depth (GNU 1-ply)."""
+EXPERT_ANALYSIS_SECONDS = 600.0
+"""At expert depth (GNU 2-ply), several times slower: within Discord's 15 minutes for a
+deferred answer."""
+RECENT = 8
+"""Results shown on a player card."""
+
+
+def _score_at(session: Session, names: tuple[str, str]) -> str:
+    """" at alice 1, bob 0 in a match to 3" (nothing for money play)."""
+    if not isinstance(session, Match):
+        return ""
+    w, b = session.score
+    return f", played at {names[0]} {w}, {names[1]} {b} in a match to {session.length}"
+
+
+def _match_rates(analyses: list[GameAnalysis], names: tuple[str, str]) -> list[str]:
+    """Each player's error rate over the analysed games of a match."""
+    ran = [a for a in analyses if a.supported]
+    if not ran:
+        return [analyses[0].note] if analyses else []
+    out = []
+    for p in (Player.WHITE, Player.BLACK):
+        decisions = sum(a.of(p).decisions for a in ran)
+        lost = sum(a.of(p).total_lost for a in ran)
+        rate = lost / decisions if decisions else 0.0
+        out.append(f"{names[p]} over the match: {decisions} decisions, error rate "
+                   f"{rate * 1000:.1f} mEMG/decision, total {lost:.3f}")
+    return out
+
+
+def _winner_of(row: MatchRow) -> Player | None:
+    if row.winner_id is None:
+        return None
+    return Player.WHITE if row.winner_id == row.white_id else Player.BLACK
 
 
 class InfoCommands:
@@ -80,35 +128,79 @@ class InfoCommands:
             lines.append(advice.note)
         return Reply(ok=True, text="\n".join(lines), ephemeral=True)
 
-    async def analyze(self, place: Place, actor: Actor) -> Reply:
-        """Error rates and the largest mistakes of the last finished game here."""
+    async def analyze(self, place: Place, actor: Actor, number: int | None = None,
+                      depth: str | None = None, whole_match: bool = False) -> Reply:
+        """Error rates and the largest mistakes of a finished game here (game ``number``
+        of the channel's match, default the last finished one), or of every finished
+        game of the match; each game at the score, cube and Crawford state it was
+        played at.  With the analysis graph for the player who asks (a match: the
+        match summary with each player's error rate)."""
+        from bot.ai.levels import EXPERT, analysis_level
+
         if self.ai is None:
             return Reply.refuse("Analysis needs the AI, which is switched off on this server.")
-        async with self.storage.snapshot() as tx:
-            row = await tx.latest_match_in_channel(place.channel_id)
-            if row is None or row.guild_id != place.guild_id:
-                return Reply.refuse("There is no game in this channel to analyse.")
-            loaded = await self.runner.load_row(tx, row)
-            games = await tx.games_of_match(row.id)
-            finished = [g for g in games if g.status is GameStatus.FINISHED]
-            if not finished:
-                return Reply.refuse("No game has finished here yet: /analyze looks at the last "
-                                    "finished game.")
-            target = finished[-1]
-            events = await tx.events(target.id)
-        game = replay_game(row, target, events)
-        result = await self.ai.analyze(game.to_record(), match_context(loaded.session))
-        lines = [f"Analysis of game {target.number} (id {target.id}):",
-                 *result.summary(loaded.names)]
+        try:
+            level = analysis_level(depth)
+        except ValueError as error:
+            return Reply.refuse(str(error))
+        try:
+            async with self.storage.snapshot() as tx:
+                row, games = await channel_match(tx, place, "analyze")
+                if whole_match:
+                    targets = [g for g in games if g.status is GameStatus.FINISHED]
+                    if not targets:
+                        raise Refusal("No game has finished here yet: /analyze looks at "
+                                      "finished games.")
+                else:
+                    targets = [pick_game(games, number, "analyze", finished_only=True)]
+                events = [await tx.events(g.id) for g in targets]
+                names = await names_of(tx, row)
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        timeout = EXPERT_ANALYSIS_SECONDS if level is EXPERT else ANALYSIS_SECONDS
+        done: list[tuple[GameRow, Session, GameRecord, GameAnalysis]] = []
+        for target, evs in zip(targets, events, strict=True):
+            session = session_before(row, games, target)
+            record = replay_game(row, target, evs).to_record()
+            try:
+                result = await self.ai.analyze(record, match_context(session), level,
+                                               timeout=timeout)
+            except TimeoutError:
+                slower = " Try depth:strong, which is faster." if level is EXPERT else ""
+                return Reply.refuse(f"The analysis of game {target.number} took longer than "
+                                    f"{timeout:.0f} s and was stopped.{slower}")
+            done.append((target, session, record, result))
+        me = seat_of(row, actor)
+        lines: list[str] = []
+        if whole_match:
+            lines.append(f"Analysis of the match ({len(done)} finished game"
+                         f"{'' if len(done) == 1 else 's'}):")
+            lines.extend(_match_rates([a for *_, a in done], names))
+        for target, session, _, result in done:
+            lines.append(f"Analysis of game {target.number} (id {target.id})"
+                         + _score_at(session, names) + ":")
+            lines.extend(result.summary(names))
         boards: list[Board] = []
-        if result.supported:
-            worst = sorted((m for pa in result.players for m in pa.mistakes),
-                           key=lambda m: -m.equity_lost)[:3]
-            for m in worst:
-                boards.append(board(m.before, loaded.session, loaded.names,
-                                    f"{loaded.names[m.player]}: played {m.played}, better "
-                                    f"{m.best} (-{m.equity_lost:.3f})", viewer=m.player))
-        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=row.id)
+        worst = sorted(((m, session) for _, session, _, result in done if result.supported
+                        for pa in result.players for m in pa.mistakes),
+                       key=lambda ms: -ms[0].equity_lost)[:3]
+        for m, session in worst:
+            boards.append(board(m.before, session, names,
+                                f"{names[m.player]}: played {m.played}, better "
+                                f"{m.best} (-{m.equity_lost:.3f})", viewer=m.player))
+        pictures: list[Picture] = []
+        if whole_match:
+            if any(result.supported for *_, result in done):
+                pictures.append(summary_picture(
+                    row, names, [r for _, _, r, _ in done], [a for *_, a in done],
+                    winner=_winner_of(row)))
+        else:
+            target, _, record, result = done[0]
+            if result.supported:
+                pictures.append(chart_picture(result, record, me, names,
+                                              f"match-{row.id}-game-{target.number}"))
+        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=row.id,
+                     pictures=tuple(pictures))
 
     # ------------------------------------------------------- leaderboard, stats
 
@@ -172,7 +264,26 @@ class InfoCommands:
             lines.append(f"rating history: {trail}")
         for opp, (won, lost) in sorted(s["head_to_head"].items()):
             lines.append(f"vs {names[opp]}: {won}-{lost}")
-        return Reply(ok=True, text="\n".join(lines))
+        return Reply(ok=True, text="\n".join(lines),
+                     pictures=(self._card(target, s),))
+
+    @staticmethod
+    def _card(target: Actor, s: dict[str, Any]) -> Picture:
+        """The player card of ``target`` (issue 18) from ``Transaction.user_stats``."""
+        from bot.service.pictures import player_card
+        from render.card import RecentResult, card_alt_text
+
+        recent = []
+        for r in s.get("recent", [])[:RECENT]:
+            mine, theirs = r["points"]
+            detail = f"{mine}-{theirs} to {r['length']}" if r["length"] else \
+                f"money {mine - theirs:+d}"
+            recent.append(RecentResult(bool(r["won"]), r["opponent"], detail))
+        card = player_card(target.name, s, experience=int(s.get("experience", 0)),
+                           established=ratings.ESTABLISHED_EXPERIENCE,
+                           variants=s.get("variants", []), recent=recent)
+        return Picture(PictureKind.CARD, card, f"player-{target.id}-card.png",
+                       card_alt_text(card))
 
     # ---------------------------------------------------------------- export
 

@@ -263,13 +263,22 @@ class GameCog(ServiceCog):
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.hint(place, actor))
 
-    @app_commands.command(description="The AI's analysis of the last finished game here: "
-                                      "error rates and the largest mistakes")
+    @app_commands.command(description="The AI's analysis of a finished game here: "
+                                      "error rates, the largest mistakes, the graph")
+    @app_commands.describe(game="Game number (default: the last finished game here)",
+                           match="Analyse every finished game of the match",
+                           depth="strong (GNU 1-ply, default) or expert (GNU 2-ply, slower)")
+    @app_commands.choices(depth=[app_commands.Choice(name=n, value=n)
+                                 for n in ("strong", "expert")])
     @app_commands.guild_only()
     @board_permissions
-    async def analyze(self, interaction: Interaction) -> None:
+    async def analyze(self, interaction: Interaction,
+                      game: app_commands.Range[int, 1, 100_000] | None = None,
+                      match: bool = False,
+                      depth: app_commands.Choice[str] | None = None) -> None:
         place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.analyze(place, actor))
+        await self.answer(interaction, self.service.analyze(
+            place, actor, game, depth.value if depth else None, match))
 
 
 async def setup(bot: ServiceBot) -> None:

@@ -154,6 +154,9 @@ class ChouetteService:
             else:
                 text += (f" {table.options.min_players - len(table.members)} more needed to "
                          "start.")
+            advice = table.split_advice  # 003 ch.5: above five players, split the table
+            if advice:
+                text += f"\n{advice}"
             return Reply(ok=True, text=text)
 
         return await self._run(place, actor, body)

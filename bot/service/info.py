@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from bot.config import Config
 from bot.service import ratings
 from bot.service.ai_turns import match_context
+from bot.service.chances import chances_text
 from bot.service.replies import Board, Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.values import Actor, Place
@@ -62,13 +63,12 @@ class InfoCommands:
         if advice.cube is not None:
             c = advice.cube
             lines.append(f"Cube: {c.action}. No double {c.no_double:+.3f}, double/take "
-                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; wins "
-                         f"{c.chances.win * 100:.1f}% (gammons {c.chances.gammon_win * 100:.1f}%)")
+                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; "
+                         + chances_text(c.chances))
         for i, p in enumerate(advice.plays, start=1):
             equity = "" if p.equity is None else f"  {p.equity:+.3f}"
             diff = "" if not p.equity_diff else f" ({p.equity_diff:+.3f})"
-            chances = "" if p.chances is None else (
-                f"  win {p.chances.win * 100:.1f}%, gammon {p.chances.gammon_win * 100:.1f}%")
+            chances = "" if p.chances is None else "  " + chances_text(p.chances)
             lines.append(f"{i}. {p.text or 'no move'}{equity}{diff}{chances}")
         if advice.note:
             lines.append(advice.note)

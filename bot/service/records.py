@@ -341,14 +341,14 @@ def event_line(event: Event, before: Game, after: Game, names: tuple[str, str]) 
     if isinstance(event, Beaver):
         return f"{names[event.player]} beavers (cube {after.cube.value})"
     if isinstance(event, ResignOffer):
-        return f"{names[event.player]} offers to resign a {event.kind.value}"
+        return f"{names[event.player]} offers to resign a {event.kind.name.lower()}"
     if isinstance(event, ResignAnswer):
         return (f"{names[event.player]} "
                 + ("accepts the resignation" if event.accept else "rejects the resignation"))
     if isinstance(event, Forfeit):
         return f"{names[event.player]} forfeits"
     if isinstance(event, GameEnd):
-        kind = event.kind.value
+        kind = event.kind.name.lower()
         return (f"{names[event.winner]} wins a {kind} ({event.points} "
                 f"point{'s' if event.points != 1 else ''}, {event.reason.value})")
     return ""

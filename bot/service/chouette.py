@@ -131,7 +131,7 @@ class ChouetteService:
             await tx.set_chouette_members(new.id, [(actor.id, None)])
             text = (f"{actor.name} opens a chouette of {variant_cls.title}.\n"
                     f"Table: {'; '.join(options.describe())}.\n"
-                    f"Rules: {'; '.join(rule_options.describe())}.\n"
+                    f"Rules: {'; '.join(variant_cls().rule_lines(rule_options, money=True))}.\n"
                     f"Join with /chouette join; /chouette start when {options.min_players} "
                     "or more are at the table.")
             return Reply(ok=True, text=text)

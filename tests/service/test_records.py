@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.service.chances import chances_text
 from bot.service.game import GameService
 from bot.service.replies import Reply
-from bot.service.ruleterms import parse_rule_words, pairs_for, suggest_rule_words
+from bot.service.ruleterms import pairs_for, parse_rule_words, suggest_rule_words
 from bot.service.values import Actor, Place
 
 ALICE = Actor(1, "alice")

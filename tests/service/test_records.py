@@ -330,3 +330,23 @@ def test_hint_chances_show_the_opponent_s_gammons_and_backgammons() -> None:
     assert text == ("win 54.1% (gammon 15.2%, backgammon 0.8%); opponent's gammon 10.3%, "
                     "backgammon 0.5%")
 
+
+
+async def test_a_hint_shows_the_opponent_s_gammon_chances(tmp_path: Path) -> None:
+    """Issue 19 item 14: a hint showed only the player's own gammons."""
+    from bot.ai.runner import AIRunner
+
+    storage = await opened(tmp_path / "bg.sqlite3")
+    runner = AIRunner(processes=False, time_limit=20.0)
+    await runner.start()
+    try:
+        service = GameService(storage, Config(), dice=Script([3, 1]), ai=runner)  # type: ignore[arg-type]
+        ok(await service.challenge(HERE, ALICE, BOB, length=3, hints=True))
+        ok(await service.accept(HERE, BOB))
+        hint = ok(await service.hint(HERE, ALICE))  # alice plays the opening 3-1
+        first = next(line for line in hint.text.splitlines() if line.startswith("1. "))
+        assert "8/5 6/5" in first
+        assert re.search(r"win \d+\.\d% \(gammon \d+\.\d%, backgammon \d+\.\d%\); "
+                         r"opponent's gammon \d+\.\d%, backgammon \d+\.\d%", first), first
+    finally:
+        runner.close()

@@ -1,5 +1,6 @@
 """The service's commands that only look: hints and analysis, the leaderboard and
-player stats, the ``.mat`` export, the rules in force and the dice check.
+player stats (the export, the dice check and the history are in :mod:`.records`,
+the rules in force in :mod:`.rulebook`).
 
 These commands change nothing, so they read through ``storage.snapshot()`` (no write
 lock, no version to check); they use the action runner's match loader only.
@@ -10,31 +11,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
-from bot.service import fairdice, ratings
+from bot.service import ratings
 from bot.service.ai_turns import match_context
-from bot.service.export import export_channel_match
+from bot.service.chances import chances_text
 from bot.service.replies import Board, Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.values import Actor, Place
-from bot.service.verify import dice_of_record
 from bot.service.views import board
-from bot.storage.interface import GameStatus, MatchStatus
+from bot.storage.interface import GameStatus
 from bot.storage.replay import replay_game
-from engine.errors import BackgammonError
 from engine.player import Player
-from engine.rules import RuleOptions
-from engine.variant import get_variant
 
 if TYPE_CHECKING:
     from bot.ai.runner import AIRunner
 
-MAX_ID = 2**62
-"""Ids above this are not ours (SQLite integers are signed 64-bit)."""
 MAX_PAGE = 100_000
 
 
 class InfoCommands:
-    """Hints, analysis, leaderboard, stats, export, rules and verify."""
+    """Hints, analysis, leaderboard and stats."""
 
     def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None) -> None:
         self.runner = runner
@@ -68,13 +63,12 @@ class InfoCommands:
         if advice.cube is not None:
             c = advice.cube
             lines.append(f"Cube: {c.action}. No double {c.no_double:+.3f}, double/take "
-                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; wins "
-                         f"{c.chances.win * 100:.1f}% (gammons {c.chances.gammon_win * 100:.1f}%)")
+                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; "
+                         + chances_text(c.chances))
         for i, p in enumerate(advice.plays, start=1):
             equity = "" if p.equity is None else f"  {p.equity:+.3f}"
             diff = "" if not p.equity_diff else f" ({p.equity_diff:+.3f})"
-            chances = "" if p.chances is None else (
-                f"  win {p.chances.win * 100:.1f}%, gammon {p.chances.gammon_win * 100:.1f}%")
+            chances = "" if p.chances is None else "  " + chances_text(p.chances)
             lines.append(f"{i}. {p.text or 'no move'}{equity}{diff}{chances}")
         if advice.note:
             lines.append(advice.note)
@@ -173,76 +167,3 @@ class InfoCommands:
         for opp, (won, lost) in sorted(s["head_to_head"].items()):
             lines.append(f"vs {names[opp]}: {won}-{lost}")
         return Reply(ok=True, text="\n".join(lines))
-
-    # ---------------------------------------------------------------- export
-
-    async def export(self, place: Place, actor: Actor) -> Reply:
-        """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
-        try:
-            async with self.storage.snapshot() as tx:
-                row = await tx.latest_match_in_channel(place.channel_id)
-                if row is None or row.guild_id != place.guild_id or row.status in (
-                        MatchStatus.CHALLENGED, MatchStatus.DECLINED, MatchStatus.CANCELLED):
-                    return Reply.refuse("There is no game in this channel to export.")
-                text = await export_channel_match(tx, row)
-        except BackgammonError as error:
-            return Reply.refuse(f"This game can't be exported as a .mat file: {error}")
-        name = f"bgbot-match-{row.id}.mat"
-        return Reply(ok=True, text=f"Match {row.id} as a GNU Backgammon match file "
-                     "(File > Import > .mat in GNU Backgammon).",
-                     attachment=(name, text.encode("utf-8")), match_id=row.id)
-
-    # ----------------------------------------------------------------- rules
-
-    async def rules(self, variant: str | None = None) -> Reply:
-        """The rules a new game gets by default (or those of ``variant``)."""
-        try:
-            cls = get_variant(variant or self.config.game.variant)
-            options = RuleOptions.from_dict(self.config.game.rules)
-        except BackgammonError as error:
-            return Reply.refuse(str(error))
-        lines = [f"{cls.title}: " + "; ".join(cls().describe()[1:] or ["standard rules"])]
-        if cls.sources:
-            lines.append("Rule books: " + ", ".join(cls.sources))
-        lines.append("Default options: " + "; ".join(options.describe()) + ".")
-        if self.ai is not None:
-            lines.append(
-                "Against the bot: its backgammon network (bgsage) at the level you choose."
-                if cls.name == "standard" else
-                "Against the bot: the network does not know this variant, so the bot plays a "
-                "simple heuristic (pip count, safety, blocking, entering) and is clearly "
-                "weaker here than in standard backgammon.")
-        lines.append("Change them per game with /challenge options.")
-        return Reply(ok=True, text="\n".join(lines))
-
-    # ---------------------------------------------------------------- verify
-
-    async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
-        """Recompute every die of a finished game from its revealed seed."""
-        async with self.storage.snapshot() as tx:
-            if game_id is None:
-                row = await tx.latest_match_in_channel(place.channel_id)
-                candidates = await tx.games_of_match(row.id) if row else []
-                finished = [g for g in candidates if g.status is GameStatus.FINISHED]
-                if not finished:
-                    return Reply.refuse("No finished game here to verify: the seed of a game "
-                                        "is revealed when it ends. Give a game id.")
-                game_row = finished[-1]
-            else:
-                found = await tx.get_game(game_id) if 0 < game_id < MAX_ID else None
-                if found is None:
-                    return Reply.refuse(f"There is no game {game_id}.")
-                game_row = found
-            if game_row.status is not GameStatus.FINISHED:
-                return Reply(ok=True, text=(
-                    f"Game {game_row.id} is still being played; its dice are committed to by "
-                    f"SHA-256 {game_row.seed_hash}. The seed is revealed when it ends."))
-            events = await tx.events(game_row.id)
-        dice = dice_of_record([e.data for e in events])
-        problems = fairdice.verify(game_row.seed, game_row.seed_hash, dice)
-        if problems:
-            return Reply(ok=True, text="Verification FAILED:\n" + "\n".join(problems))
-        return Reply(ok=True, text=(
-            f"Game {game_row.id}: all {len(dice)} dice match the seed {game_row.seed} "
-            f"(SHA-256 {game_row.seed_hash}). Check it yourself: "
-            f"python -m bot.service.fairdice {game_row.seed} {game_row.seed_hash} {len(dice)}"))

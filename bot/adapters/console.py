@@ -43,8 +43,10 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /undo  /confirm  /choose OPTION
   /resign [single|gammon|backgammon]   /answer accept|reject
   /board  /claim  /forfeit
-  /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
-  /export              writes the match as a GNU Backgammon .mat file
+  /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game]
+  /export [mat|sgf] [game=N]   writes the match as a .mat file, or .sgf (for analysis in
+                       GNU Backgammon: it carries the rules); game=N: a chouette table's game
+  /history [game]      the moves, dice and cube actions of the match (or of game N)
   /hint  /analyze [game] [match] [depth=expert]   the AI's advice for your decision;
                        analysis of a finished game (default the last) or the whole match
   /replay [game]       the game as an animated GIF in the boards folder
@@ -195,7 +197,8 @@ class Console:
             return True
         if not name:
             name = await self.who_must_act() or self.current
-        if not name and command not in ("board", "leaderboard", "rules", "verify"):
+        if not name and command not in ("board", "leaderboard", "rules", "verify", "history",
+                                         "export"):
             self.say('  Who is acting? Write "name: /command".')
             return True
         actor = self.actor(name or "console")
@@ -265,11 +268,15 @@ class Console:
             await self.show(await s.stats(self.place, actor, target))
 
         async def verify(actor: Actor, rest: str) -> None:
-            game_id = int(rest) if rest.isdigit() else None
-            await self.show(await s.verify(self.place, actor, game_id))
+            number, ok = game_number(rest)
+            if not ok:
+                self.say(f"  (only you see this) /verify takes a game number as the channel "
+                         f"shows it (\"Game 2 begins\"), not {rest[:20]!r}.")
+                return
+            await self.show(await s.verify(self.place, actor, number))
 
         async def rules(actor: Actor, rest: str) -> None:
-            await self.show(await s.rules(rest or None))
+            await self.show(await s.rules(rest or None, self.place))
 
         async def demo(actor: Actor, rest: str) -> None:
             await self.demo()
@@ -314,7 +321,27 @@ class Console:
                 self.say("  (only you see this) /chouette open|join|leave|start|suggest|status")
 
         async def export(actor: Actor, rest: str) -> None:
-            await self.show(await s.export(self.place, actor))
+            fmt, number = "mat", None
+            for word in rest.split():
+                key, eq, value = word.partition("=")
+                if not eq:  # /export sgf
+                    key, value = "format", key
+                if key.lower() == "format":
+                    fmt = value
+                elif key.lower() == "game" and value.isdigit():
+                    number = int(value)
+                else:
+                    self.say("  (only you see this) /export [mat|sgf] [game=N] (format=sgf "
+                             f"for analysis in GNU Backgammon), not {word[:20]!r}.")
+                    return
+            await self.show(await s.export(self.place, actor, fmt, number))
+
+        async def history(actor: Actor, rest: str) -> None:
+            number, ok = game_number(rest)
+            if not ok:
+                self.say(f"  (only you see this) /history [game number], not {rest[:20]!r}.")
+                return
+            await self.show(await s.history(self.place, actor, number))
 
         async def hint(actor: Actor, rest: str) -> None:
             await self.show(await s.hint(self.place, actor))
@@ -338,6 +365,7 @@ class Console:
             "challenge": challenge, "answer": answer, "leaderboard": leaderboard,
             "stats": stats, "verify": verify, "rules": rules, "export": export, "hint": hint,
             "analyze": analyze, "demo": demo, "chouette": chouette, "replay": replay,
+            "history": history,  # issue 19 item 11
         }
 
     async def demo(self, limit: int = 2000) -> None:
@@ -370,6 +398,14 @@ class Console:
             await self.show(result)
             if not result.ok:
                 return
+
+
+def game_number(text: str) -> tuple[int | None, bool]:
+    """A game number typed after /verify or /history: (number or None, readable)."""
+    text = text.strip().removeprefix("game=").lstrip("#")
+    if not text:
+        return None, True
+    return (int(text), True) if text.isascii() and text.isdigit() else (None, False)
 
 
 async def _run(config: Config, lines: Iterable[str] | None, boards: Path,

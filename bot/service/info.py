@@ -1,5 +1,6 @@
 """The service's commands that only look: hints and analysis, the leaderboard and
-player stats, the ``.mat`` export, the rules in force and the dice check.
+player stats (the export, the dice check and the history are in :mod:`.records`,
+the rules in force in :mod:`.rulebook`).
 
 These commands change nothing, so they read through ``storage.snapshot()`` (no write
 lock, no version to check); they use the action runner's match loader only.
@@ -10,38 +11,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
-from bot.service import fairdice, ratings
+from bot.service import ratings
 from bot.service.ai_turns import match_context
-from bot.service.export import export_channel_match
+from bot.service.chances import chances_text
+from bot.service.records import NumberedGame, channel_games, check_number, player_names
 from bot.service.replies import Board, Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.showing import (
-    channel_match,
     chart_picture,
-    names_of,
+    games_of,
     pick_game,
     seat_of,
     session_before,
     summary_picture,
 )
 from bot.service.values import Actor, Place
-from bot.service.verify import dice_of_record
 from bot.service.views import board
-from bot.storage.interface import GameRow, GameStatus, MatchRow, MatchStatus
+from bot.storage.interface import GameStatus, MatchRow
 from bot.storage.replay import replay_game
-from engine.errors import BackgammonError
 from engine.match import Match, Session
 from engine.player import Player
 from engine.record import GameRecord
-from engine.rules import RuleOptions
-from engine.variant import get_variant
 
 if TYPE_CHECKING:
     from bot.ai.analysis import GameAnalysis
     from bot.ai.runner import AIRunner
 
-MAX_ID = 2**62
-"""Ids above this are not ours (SQLite integers are signed 64-bit)."""
 MAX_PAGE = 100_000
 ANALYSIS_SECONDS = 120.0
 """How long the analysis of one game may take at the default depth (GNU 1-ply)."""
@@ -82,7 +77,7 @@ def _winner_of(row: MatchRow) -> Player | None:
 
 
 class InfoCommands:
-    """Hints, analysis, leaderboard, stats, export, rules and verify."""
+    """Hints, analysis, leaderboard and stats."""
 
     def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None) -> None:
         self.runner = runner
@@ -116,13 +111,12 @@ class InfoCommands:
         if advice.cube is not None:
             c = advice.cube
             lines.append(f"Cube: {c.action}. No double {c.no_double:+.3f}, double/take "
-                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; wins "
-                         f"{c.chances.win * 100:.1f}% (gammons {c.chances.gammon_win * 100:.1f}%)")
+                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; "
+                         + chances_text(c.chances))
         for i, p in enumerate(advice.plays, start=1):
             equity = "" if p.equity is None else f"  {p.equity:+.3f}"
             diff = "" if not p.equity_diff else f" ({p.equity_diff:+.3f})"
-            chances = "" if p.chances is None else (
-                f"  win {p.chances.win * 100:.1f}%, gammon {p.chances.gammon_win * 100:.1f}%")
+            chances = "" if p.chances is None else "  " + chances_text(p.chances)
             lines.append(f"{i}. {p.text or 'no move'}{equity}{diff}{chances}")
         if advice.note:
             lines.append(advice.note)
@@ -144,24 +138,26 @@ class InfoCommands:
         except ValueError as error:
             return Reply.refuse(str(error))
         try:
+            check_number(number)
             async with self.storage.snapshot() as tx:
-                row, games = await channel_match(tx, place, "analyze")
+                scope = await channel_games(tx, place)
                 if whole_match:
-                    targets = [g for g in games if g.status is GameStatus.FINISHED]
+                    targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
                     if not targets:
                         raise Refusal("No game has finished here yet: /analyze looks at "
                                       "finished games.")
                 else:
-                    targets = [pick_game(games, number, "analyze", finished_only=True)]
-                events = [await tx.events(g.id) for g in targets]
-                names = await names_of(tx, row)
+                    targets = [pick_game(scope, number, "analyze", finished_only=True)]
+                events = [await tx.events(g.row.id) for g in targets]
+                names = {g.match.id: await player_names(tx, g.match) for g in targets}
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         timeout = EXPERT_ANALYSIS_SECONDS if level is EXPERT else ANALYSIS_SECONDS
-        done: list[tuple[GameRow, Session, GameRecord, GameAnalysis]] = []
+        done: list[tuple[NumberedGame, Session, GameRecord, GameAnalysis]] = []
         for target, evs in zip(targets, events, strict=True):
-            session = session_before(row, games, target)
-            record = replay_game(row, target, evs).to_record()
+            row = target.match
+            session = session_before(row, games_of(scope, target), target.row)
+            record = replay_game(row, target.row, evs).to_record()
             try:
                 result = await self.ai.analyze(record, match_context(session), level,
                                                timeout=timeout)
@@ -170,36 +166,40 @@ class InfoCommands:
                 return Reply.refuse(f"The analysis of game {target.number} took longer than "
                                     f"{timeout:.0f} s and was stopped.{slower}")
             done.append((target, session, record, result))
-        me = seat_of(row, actor)
+        latest = targets[-1].match
         lines: list[str] = []
         if whole_match:
-            lines.append(f"Analysis of the match ({len(done)} finished game"
+            what = "the chouette table" if scope.chouette else "the match"
+            lines.append(f"Analysis of {what} ({len(done)} finished game"
                          f"{'' if len(done) == 1 else 's'}):")
-            lines.extend(_match_rates([a for *_, a in done], names))
+            if not scope.chouette:  # (at a table the players change sides between games)
+                lines.extend(_match_rates([a for *_, a in done], names[latest.id]))
         for target, session, _, result in done:
-            lines.append(f"Analysis of game {target.number} (id {target.id})"
-                         + _score_at(session, names) + ":")
-            lines.extend(result.summary(names))
+            here = names[target.match.id]
+            lines.append(f"Analysis of game {target.number}" + _score_at(session, here) + ":")
+            lines.extend(result.summary(here))
         boards: list[Board] = []
-        worst = sorted(((m, session) for _, session, _, result in done if result.supported
+        worst = sorted(((m, session, names[target.match.id])
+                        for target, session, _, result in done if result.supported
                         for pa in result.players for m in pa.mistakes),
-                       key=lambda ms: -ms[0].equity_lost)[:3]
-        for m, session in worst:
-            boards.append(board(m.before, session, names,
-                                f"{names[m.player]}: played {m.played}, better "
+                       key=lambda found: -found[0].equity_lost)[:3]
+        for m, session, here in worst:
+            boards.append(board(m.before, session, here,
+                                f"{here[m.player]}: played {m.played}, better "
                                 f"{m.best} (-{m.equity_lost:.3f})", viewer=m.player))
         pictures: list[Picture] = []
         if whole_match:
-            if any(result.supported for *_, result in done):
+            if not scope.chouette and any(result.supported for *_, result in done):
                 pictures.append(summary_picture(
-                    row, names, [r for _, _, r, _ in done], [a for *_, a in done],
-                    winner=_winner_of(row)))
+                    latest, names[latest.id], [r for _, _, r, _ in done],
+                    [a for *_, a in done], winner=_winner_of(latest)))
         else:
             target, _, record, result = done[0]
             if result.supported:
-                pictures.append(chart_picture(result, record, me, names,
-                                              f"match-{row.id}-game-{target.number}"))
-        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=row.id,
+                pictures.append(chart_picture(
+                    result, record, seat_of(target.match, actor), names[target.match.id],
+                    f"match-{target.match.id}-game-{target.number}"))
+        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=latest.id,
                      pictures=tuple(pictures))
 
     # ------------------------------------------------------- leaderboard, stats
@@ -284,76 +284,3 @@ class InfoCommands:
                            variants=s.get("variants", []), recent=recent)
         return Picture(PictureKind.CARD, card, f"player-{target.id}-card.png",
                        card_alt_text(card))
-
-    # ---------------------------------------------------------------- export
-
-    async def export(self, place: Place, actor: Actor) -> Reply:
-        """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
-        try:
-            async with self.storage.snapshot() as tx:
-                row = await tx.latest_match_in_channel(place.channel_id)
-                if row is None or row.guild_id != place.guild_id or row.status in (
-                        MatchStatus.CHALLENGED, MatchStatus.DECLINED, MatchStatus.CANCELLED):
-                    return Reply.refuse("There is no game in this channel to export.")
-                text = await export_channel_match(tx, row)
-        except BackgammonError as error:
-            return Reply.refuse(f"This game can't be exported as a .mat file: {error}")
-        name = f"bgbot-match-{row.id}.mat"
-        return Reply(ok=True, text=f"Match {row.id} as a GNU Backgammon match file "
-                     "(File > Import > .mat in GNU Backgammon).",
-                     attachment=(name, text.encode("utf-8")), match_id=row.id)
-
-    # ----------------------------------------------------------------- rules
-
-    async def rules(self, variant: str | None = None) -> Reply:
-        """The rules a new game gets by default (or those of ``variant``)."""
-        try:
-            cls = get_variant(variant or self.config.game.variant)
-            options = RuleOptions.from_dict(self.config.game.rules)
-        except BackgammonError as error:
-            return Reply.refuse(str(error))
-        lines = [f"{cls.title}: " + "; ".join(cls().describe()[1:] or ["standard rules"])]
-        if cls.sources:
-            lines.append("Rule books: " + ", ".join(cls.sources))
-        lines.append("Default options: " + "; ".join(options.describe()) + ".")
-        if self.ai is not None:
-            lines.append(
-                "Against the bot: its backgammon network (bgsage) at the level you choose."
-                if cls.name == "standard" else
-                "Against the bot: the network does not know this variant, so the bot plays a "
-                "simple heuristic (pip count, safety, blocking, entering) and is clearly "
-                "weaker here than in standard backgammon.")
-        lines.append("Change them per game with /challenge options.")
-        return Reply(ok=True, text="\n".join(lines))
-
-    # ---------------------------------------------------------------- verify
-
-    async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
-        """Recompute every die of a finished game from its revealed seed."""
-        async with self.storage.snapshot() as tx:
-            if game_id is None:
-                row = await tx.latest_match_in_channel(place.channel_id)
-                candidates = await tx.games_of_match(row.id) if row else []
-                finished = [g for g in candidates if g.status is GameStatus.FINISHED]
-                if not finished:
-                    return Reply.refuse("No finished game here to verify: the seed of a game "
-                                        "is revealed when it ends. Give a game id.")
-                game_row = finished[-1]
-            else:
-                found = await tx.get_game(game_id) if 0 < game_id < MAX_ID else None
-                if found is None:
-                    return Reply.refuse(f"There is no game {game_id}.")
-                game_row = found
-            if game_row.status is not GameStatus.FINISHED:
-                return Reply(ok=True, text=(
-                    f"Game {game_row.id} is still being played; its dice are committed to by "
-                    f"SHA-256 {game_row.seed_hash}. The seed is revealed when it ends."))
-            events = await tx.events(game_row.id)
-        dice = dice_of_record([e.data for e in events])
-        problems = fairdice.verify(game_row.seed, game_row.seed_hash, dice)
-        if problems:
-            return Reply(ok=True, text="Verification FAILED:\n" + "\n".join(problems))
-        return Reply(ok=True, text=(
-            f"Game {game_row.id}: all {len(dice)} dice match the seed {game_row.seed} "
-            f"(SHA-256 {game_row.seed_hash}). Check it yourself: "
-            f"python -m bot.service.fairdice {game_row.seed} {game_row.seed_hash} {len(dice)}"))

@@ -12,10 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from bot.service.records import (
+    ChannelGames,
+    NumberedGame,
+    channel_games,
+    check_number,
+    player_names,
+)
 from bot.service.replies import Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner, result_from_dict
 from bot.service.values import Actor, Place
-from bot.storage.interface import GameRow, GameStatus, MatchRow, MatchStatus, Transaction
+from bot.storage.interface import GameRow, GameStatus, MatchRow, Transaction
 from bot.storage.replay import replay_game
 from engine.match import Match, MoneySession, Session
 from engine.player import Player
@@ -27,45 +34,29 @@ if TYPE_CHECKING:
     from bot.ai.analysis import GameAnalysis
     from bot.service.work import Work
 
-NOT_PLAYED = (MatchStatus.CHALLENGED, MatchStatus.DECLINED, MatchStatus.CANCELLED)
-
-
-async def channel_match(tx: Transaction, place: Place, what: str) -> tuple[MatchRow,
-                                                                          list[GameRow]]:
-    """The channel's latest match that was played, and its games (a refusal naming
-    ``what`` the player wanted if there is none)."""
-    row = await tx.latest_match_in_channel(place.channel_id)
-    if row is None or row.guild_id != place.guild_id or row.status in NOT_PLAYED:
-        raise Refusal(f"There is no game in this channel to {what}.")
-    games = await tx.games_of_match(row.id)
-    if not games:
-        raise Refusal(f"There is no game in this channel to {what}.")
-    return row, games
-
-
-def pick_game(games: Sequence[GameRow], number: int | None, what: str, *,
-              finished_only: bool = False) -> GameRow:
-    """Game ``number`` of the match (as numbered in its messages: "Game 2 begins"), or
-    by default the last finished one (else the game in progress, unless
+def pick_game(scope: ChannelGames, number: int | None, what: str, *,
+              finished_only: bool = False) -> NumberedGame:
+    """Game ``number`` as the channel shows it (:mod:`bot.service.records`), or by
+    default the last finished one (else the game in progress, unless
     ``finished_only``)."""
-    finished = [g for g in games if g.status is GameStatus.FINISHED]
-    numbers = f"{games[0].number} to {games[-1].number}" if len(games) > 1 else \
-        f"{games[0].number}"
+    finished = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
     if number is None:
         if finished:
             return finished[-1]
         if finished_only:
             raise Refusal(f"No game has finished here yet: /{what} looks at finished games.")
-        return games[-1]
-    found = next((g for g in games if g.number == number), None)
-    if found is None:
-        raise Refusal(f"This channel's match has no game {number}: its games are numbered "
-                      f"{numbers}.")
-    if finished_only and found.status is not GameStatus.FINISHED:
+        return scope.games[-1]
+    found = scope.find(number)
+    if finished_only and found.row.status is not GameStatus.FINISHED:
         done = ", ".join(str(g.number) for g in finished) or "none yet"
         raise Refusal(f"Game {number} is still being played: /{what} looks at finished "
                       f"games (here: {done}).")
     return found
+
+
+def games_of(scope: ChannelGames, game: NumberedGame) -> list[GameRow]:
+    """The game rows of ``game``'s match (a chouette game is a match of its own)."""
+    return [g.row for g in scope.games if g.match.id == game.match.id]
 
 
 def session_before(row: MatchRow, games: Sequence[GameRow], target: GameRow) -> Session:
@@ -87,13 +78,6 @@ def session_before(row: MatchRow, games: Sequence[GameRow], target: GameRow) -> 
 def seat_of(row: MatchRow, actor: Actor) -> Player:
     """The side ``actor`` plays (white for a spectator)."""
     return Player.BLACK if actor.id == row.black_id else Player.WHITE
-
-
-async def names_of(tx: Transaction, row: MatchRow) -> tuple[str, str]:
-    white = await tx.get_user(row.white_id)
-    black = await tx.get_user(row.black_id)
-    return (white.name if white else str(row.white_id),
-            black.name if black else str(row.black_id))
 
 
 async def match_records(tx: Transaction, row: MatchRow, games: Sequence[GameRow]
@@ -135,20 +119,23 @@ class Pictures:
         self.storage = runner.storage
 
     async def replay(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
-        """Game ``number`` of the channel's match (default: the last finished one, else the
-        one in progress), seen from the asking player's side."""
+        """Game ``number`` here (default: the last finished one, else the one in
+        progress), seen from the asking player's side."""
         try:
+            check_number(number)
             async with self.storage.snapshot() as tx:
-                row, games = await channel_match(tx, place, "replay")
-                target = pick_game(games, number, "replay")
-                events = await tx.events(target.id)
-                names = await names_of(tx, row)
+                scope = await channel_games(tx, place)
+                target = pick_game(scope, number, "replay")
+                events = await tx.events(target.row.id)
+                names = await player_names(tx, target.match)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
-        record = replay_game(row, target, events).to_record()
-        picture = replay_picture(record, names, session_before(row, games, target),
-                                 seat_of(row, actor), f"match-{row.id}-game-{target.number}")
-        state = "" if target.status is GameStatus.FINISHED else " (still being played)"
+        row = target.match
+        record = replay_game(row, target.row, events).to_record()
+        session = session_before(row, games_of(scope, target), target.row)
+        picture = replay_picture(record, names, session, seat_of(row, actor),
+                                 f"match-{row.id}-game-{target.number}")
+        state = "" if target.row.status is GameStatus.FINISHED else " (still being played)"
         return Reply(ok=True, text=f"Replay of game {target.number}{state}: {names[0]} vs "
                      f"{names[1]}.", pictures=(picture,), match_id=row.id)
 

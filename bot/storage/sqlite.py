@@ -340,6 +340,18 @@ class SqliteTransaction:
             (channel_id,))
         return _match(row) if row else None
 
+    async def matches_in_channel(self, channel_id: int, *, chouette_id: int | None = None,
+                                 limit: int = 1000) -> list[MatchRow]:
+        if chouette_id is None:
+            rows = await self._all(
+                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? "
+                "ORDER BY id DESC LIMIT ?", (channel_id, limit))
+        else:
+            rows = await self._all(
+                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? "
+                "AND chouette_id = ? ORDER BY id DESC LIMIT ?", (channel_id, chouette_id, limit))
+        return [_match(r) for r in reversed(rows)]
+
     async def get_match(self, match_id: int) -> MatchRow | None:
         row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None

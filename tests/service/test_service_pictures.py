@@ -178,7 +178,7 @@ async def test_analyze_a_whole_match_with_its_error_rate(tmp_path: Path, ai: AIR
         assert (f"{name} over the match: {decisions} decisions, error rate "
                 f"{lost / decisions * 1000:.1f} mEMG/decision") in reply.text
     for n in (1, 2, 3, 4):
-        assert f"Analysis of game {n} " in reply.text
+        assert f"Analysis of game {n}, played at alice " in reply.text
     (picture,) = reply.pictures
     summary = picture.content
     assert picture.kind is PictureKind.SUMMARY and isinstance(summary, MatchSummary)
@@ -193,14 +193,16 @@ async def test_analyze_a_whole_match_with_its_error_rate(tmp_path: Path, ai: AIR
 async def test_analyze_refuses_games_it_cannot_look_at(tmp_path: Path, ai: AIRunner) -> None:
     service = await _service(tmp_path, ai, OPENING * 2)
     no_game = await service.analyze(HERE, ALICE)
-    assert not no_game.ok and no_game.ephemeral and "no game in this channel" in no_game.text
+    assert not no_game.ok and no_game.ephemeral
+    assert "No game has been played in this channel yet" in no_game.text
     ok(await service.challenge(HERE, ALICE, BOB, length=3))
     ok(await service.accept(HERE, BOB))
     ok(await service.move(HERE, BOB, "8/5 6/5"))
     ok(await service.double(HERE, ALICE))
     ok(await service.drop(HERE, BOB))
     missing = await service.analyze(HERE, ALICE, 7)
-    assert not missing.ok and "has no game 7" in missing.text and "1 to 2" in missing.text
+    assert not missing.ok and "There is no game 7 in this channel's match" in missing.text
+    assert "games 1 to 2" in missing.text
     running = await service.analyze(HERE, ALICE, 2)
     assert not running.ok and "Game 2 is still being played" in running.text
     assert "here: 1" in running.text
@@ -263,13 +265,13 @@ async def test_replay_is_the_game_from_the_askers_side(tmp_path: Path, ai: AIRun
     default = ok(await service.replay(HERE, CAROL))
     assert "Replay of game 4" in default.text
     missing = await service.replay(HERE, CAROL, 9)
-    assert not missing.ok and missing.ephemeral and "has no game 9" in missing.text
+    assert not missing.ok and missing.ephemeral and "There is no game 9" in missing.text
 
 
 async def test_replay_of_a_game_in_progress(tmp_path: Path, ai: AIRunner) -> None:
     service = await _service(tmp_path, ai, OPENING)
     nothing = await service.replay(HERE, ALICE)
-    assert not nothing.ok and "no game in this channel to replay" in nothing.text
+    assert not nothing.ok and "No game has been played in this channel yet" in nothing.text
     ok(await service.challenge(HERE, ALICE, BOB, length=3))
     ok(await service.accept(HERE, BOB))
     ok(await service.move(HERE, BOB, "8/5 6/5"))
@@ -344,3 +346,34 @@ async def test_the_match_end_carries_the_summary_picture(tmp_path: Path, ai: AIR
     assert summary.error_rates == (None, None)  # no analysis ran
     assert picture.alt_text.startswith("Summary of the match to 3: alice 3, bob 0; "
                                        "alice wins.")
+
+
+async def test_replay_at_a_chouette_table_by_the_table_s_game_numbers(tmp_path: Path) -> None:
+    """Each chouette game is a match row of its own; /replay N names the table's game N
+    (the numbering of /verify, issue 19 item 6), with that game's box and captain."""
+    storage = await opened(tmp_path / "bg.sqlite3")
+    service = GameService(storage, Config())
+    table = service.chouette
+    ok(await table.open(HERE, ALICE))
+    ok(await table.join(HERE, BOB))
+    ok(await table.join(HERE, CAROL))
+    ok(await table.start(HERE, ALICE))
+    seated: list[tuple[str, str]] = []
+    for _ in (1, 2):
+        async with service.storage.snapshot() as tx:
+            row = await tx.open_match_in_channel(HERE.channel_id)
+            assert row is not None
+            box = next(p for p in (ALICE, BOB, CAROL) if p.id == row.white_id)
+            captain = next(p for p in (ALICE, BOB, CAROL) if p.id == row.black_id)
+        seated.append((box.name, captain.name))
+        ok(await service.resign(HERE, captain, "single"))
+        ok(await service.answer_resignation(HERE, box, True))
+    assert seated[0] != seated[1]  # the captain changed
+    for number in (1, 2):
+        reply = ok(await service.replay(HERE, ALICE, number))
+        frames = reply.pictures[0].content
+        assert isinstance(frames, tuple)
+        assert tuple(p.name for p in frames[0].board.players) == seated[number - 1]
+        assert reply.text.startswith(f"Replay of game {number}: ")
+    refused = await service.replay(HERE, ALICE, 4)
+    assert not refused.ok and "no game 4 at this chouette table" in refused.text

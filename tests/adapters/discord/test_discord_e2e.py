@@ -362,7 +362,7 @@ async def test_replay_analyze_and_stats_answer_with_pictures(fake: FakeDiscord,
         assert getattr(image, "n_frames", 1) == 1 + 2 + 1  # a play, double, drop, result
         assert alt.startswith("Replay of the game between alice and bob: 1 plays, 2 cube")
         missing = await fake.slash(carol, "replay", game=5)
-        assert "has no game 5" in await private(missing)
+        assert "There is no game 5" in await private(missing)
 
         analysed = await (await fake.slash(alice, "analyze", game=1)).public()
         assert "Analysis of game 1" in analysed.text

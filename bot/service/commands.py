@@ -8,6 +8,7 @@ transaction; it checks who acts and when, applies the engine's transitions and l
 from __future__ import annotations
 
 from bot.config import Config
+from bot.service import money
 from bot.service.autoplay import AutoPlay, note_empty
 from bot.service.endings import Endings
 from bot.service.limits import clean
@@ -18,7 +19,7 @@ from bot.service.state import Draft
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from engine.dice import Dice
-from engine.errors import BackgammonError, IncompletePlayError, NotationError
+from engine.errors import BackgammonError, CubeError, IncompletePlayError, NotationError
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
@@ -88,7 +89,12 @@ class Commands:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = work.current_game()
-            work.game = game.double(player)
+            try:
+                work.game = game.double(player)
+            except CubeError:
+                money.check_double(work, game.cube.value * 2)  # the money bound says why
+                raise
+            money.check_double(work, game.cube.value * 2)
             work.lines.append(f"{work.name(player)} doubles to {game.cube.value * 2}.")
 
         return await self.runner.run(place, actor, op, expect=expect)
@@ -123,7 +129,15 @@ class Commands:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = expect_turn(work, player)
-            work.game = game.beaver(player)
+            offer = game.cube.offer
+            try:
+                work.game = game.beaver(player)
+            except CubeError:
+                if offer is not None and offer.answerer is player and game.rules.beavers:
+                    money.check_double(work, offer.value * 2)  # the money bound says why
+                raise
+            assert offer is not None
+            money.check_double(work, offer.value * 2)
             assert work.game.cube.offer is not None
             work.lines.append(f"{work.name(player)} beavers: the cube goes to "
                               f"{work.game.cube.offer.value}, and "

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai.levels import get_level
 from bot.config import Config
-from bot.service.autoplay import AutoPlay
 from bot.service import money
+from bot.service.autoplay import AutoPlay
 from bot.service.endings import Endings
 from bot.service.limits import MAX_MATCH_LENGTH, MAX_OPTION_TEXT, MAX_OPTIONS, MAX_STAKE
 from bot.service.replies import Action, Button, Refusal, Reply, notice

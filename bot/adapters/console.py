@@ -262,7 +262,7 @@ class Console:
                     options[key.strip().lower().replace("-", "_")] = value.strip()
                 numbers = {k: options.pop(k) for k in ("stake", "cap", "box_partners")
                            if k in options}
-                if not all(v.isdigit() for v in numbers.values()):
+                if not all(v.isascii() and v.isdigit() for v in numbers.values()):
                     self.say("  (only you see this) stake, cap and box_partners are whole "
                              "numbers.")
                     return

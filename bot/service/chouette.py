@@ -32,7 +32,7 @@ from bot.service.chouette_seating import (
     points_text,
 )
 from bot.service.endings import Endings
-from bot.service.limits import MAX_STAKE, MAX_TEXT
+from bot.service.limits import MAX_STAKE, MAX_TEXT, check_options, quoted
 from bot.service.replies import Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.state import Suggestion, TableState
@@ -104,6 +104,13 @@ class ChouetteService:
         """Open a chouette table in this channel; ``actor`` is its first player."""
         if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= MAX_STAKE:
             return Reply.refuse(f"The stake is a whole number from 0 to {MAX_STAKE}.")
+        asked_in = rules or {}
+        try:
+            check_options("chouette", [str(refusal), str(captain_refusal), variant or "",
+                                       *map(str, asked_in), *map(str, asked_in.values())],
+                          len(asked_in))
+        except Refusal as too_long:
+            return Reply.refuse(str(too_long))
         try:
             options = TableOptions.from_values(refusal=refusal, captain_refusal=captain_refusal,
                                                cap=cap, box_partners=box_partners, stake=stake)
@@ -119,11 +126,16 @@ class ChouetteService:
             # The money bound: the box's result counts against every player of the team.
             rule_options = money.capped(rule_options, stake, options.cap)
         except BackgammonError as error:
-            return Reply.refuse(str(error))
+            return Reply.refuse(quoted(error))
 
         async def body(tx: Transaction, crow: ChouetteRow | None) -> Reply:
             if crow is not None:
                 raise Refusal("This channel already has a chouette: /chouette join it.")
+            if await tx.open_chouette_in_channel(place.channel_id) is not None:
+                # Channel ids are unique across servers: another server's table here
+                # (only a non-Discord adapter can say so) is refused as /challenge does.
+                raise Refusal("This channel already has a chouette table: open yours in "
+                              "another channel or thread.")
             if await tx.open_match_in_channel(place.channel_id) is not None:
                 raise Refusal("This channel has a game in progress: open the chouette in "
                               "another channel or thread.")

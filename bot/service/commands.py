@@ -23,6 +23,7 @@ from engine.errors import BackgammonError, CubeError, IncompletePlayError, Notat
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
+from engine.record import Beaver, DoubleOffered, Drop, Take
 from engine.variant import Stage
 
 _DOING = {Phase.DOUBLED: "answer the double", Phase.RESIGNATION: "answer the resignation",
@@ -37,6 +38,19 @@ def expect_turn(work: Work, player: Player) -> Game:
         doing = _DOING.get(game.phase, "act")
         raise Refusal(f"It's not your turn: {work.name(waiting)} must {doing}.")
     return game
+
+
+def refuse_answered(work: Work, game: Game) -> None:
+    """A take or drop when no double waits: say so when the last double was taken (a
+    second /take racing the first), naming who took it."""
+    if game.phase is Phase.DOUBLED:
+        return
+    for event in reversed(game.record):
+        if isinstance(event, Take):
+            raise Refusal(f"There is no double to answer: {work.name(event.player)} already "
+                          f"took it, and the cube is at {game.cube.value}.")
+        if isinstance(event, DoubleOffered | Drop | Beaver):
+            return
 
 
 def stage_of(game: Game) -> Stage:
@@ -104,6 +118,7 @@ class Commands:
             if await work.seating.answer_double(work, take=True):
                 return
             player = work.player_of(work.actor)
+            refuse_answered(work, work.current_game())
             game = expect_turn(work, player)
             work.game = game.take(player)
             work.lines.append(f"{work.name(player)} takes: the cube is at "
@@ -117,6 +132,7 @@ class Commands:
             if await work.seating.answer_double(work, take=False):
                 return
             player = work.player_of(work.actor)
+            refuse_answered(work, work.current_game())
             game = expect_turn(work, player)
             work.game = game.drop(player)
             work.lines.append(f"{work.name(player)} drops.")

@@ -13,9 +13,10 @@ from bot.config import Config
 from bot.service import fairdice, ratings
 from bot.service.ai_turns import match_context
 from bot.service.export import export_channel_match
+from bot.service.limits import check_options, quoted
 from bot.service.replies import Board, Refusal, Reply
 from bot.service.runner import ActionRunner
-from bot.service.values import Actor, Place
+from bot.service.values import Actor, Place, bad_ids
 from bot.service.verify import dice_of_record
 from bot.service.views import board
 from bot.storage.interface import GameStatus, MatchStatus
@@ -46,6 +47,8 @@ class InfoCommands:
 
     async def hint(self, place: Place, actor: Actor) -> Reply:
         """The best plays for the current roll, or cube advice before rolling."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         if self.ai is None:
             return Reply.refuse("Hints need the AI, which is switched off on this server.")
         try:
@@ -82,6 +85,8 @@ class InfoCommands:
 
     async def analyze(self, place: Place, actor: Actor) -> Reply:
         """Error rates and the largest mistakes of the last finished game here."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         if self.ai is None:
             return Reply.refuse("Analysis needs the AI, which is switched off on this server.")
         async with self.storage.snapshot() as tx:
@@ -114,10 +119,14 @@ class InfoCommands:
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         if order not in ("rating", "money", "wins"):
             return Reply.refuse("Rank by rating, money or wins.")
         if not 1 <= page <= MAX_PAGE:
             return Reply.refuse(f"Pages are numbered from 1 to at most {MAX_PAGE}.")
+        if not 1 <= per_page <= 100:
+            return Reply.refuse("A page shows 1 to 100 players.")
         async with self.storage.snapshot() as tx:
             total = await tx.leaderboard_count(place.guild_id, order)
             rows = await tx.leaderboard(place.guild_id, order, per_page,
@@ -153,6 +162,8 @@ class InfoCommands:
 
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
         target = user or actor
+        if (bad := bad_ids(place, actor, user)) is not None:
+            return Reply.refuse(bad)
         async with self.storage.snapshot() as tx:
             s = await tx.user_stats(place.guild_id, target.id)
             names = {}
@@ -178,6 +189,8 @@ class InfoCommands:
 
     async def export(self, place: Place, actor: Actor) -> Reply:
         """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             async with self.storage.snapshot() as tx:
                 row = await tx.latest_match_in_channel(place.channel_id)
@@ -197,10 +210,13 @@ class InfoCommands:
     async def rules(self, variant: str | None = None) -> Reply:
         """The rules a new game gets by default (or those of ``variant``)."""
         try:
+            check_options("rules", [variant or ""])
             cls = get_variant(variant or self.config.game.variant)
             options = RuleOptions.from_dict(self.config.game.rules)
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
         except BackgammonError as error:
-            return Reply.refuse(str(error))
+            return Reply.refuse(quoted(error))
         lines = [f"{cls.title}: " + "; ".join(cls().describe()[1:] or ["standard rules"])]
         if cls.sources:
             lines.append("Rule books: " + ", ".join(cls.sources))
@@ -219,6 +235,8 @@ class InfoCommands:
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
         """Recompute every die of a finished game from its revealed seed."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         async with self.storage.snapshot() as tx:
             if game_id is None:
                 row = await tx.latest_match_in_channel(place.channel_id)
@@ -229,7 +247,9 @@ class InfoCommands:
                                         "is revealed when it ends. Give a game id.")
                 game_row = finished[-1]
             else:
-                found = await tx.get_game(game_id) if 0 < game_id < MAX_ID else None
+                if not 0 < game_id < MAX_ID:
+                    return Reply.refuse(f"Game ids are whole numbers from 1 to {MAX_ID - 1}.")
+                found = await tx.get_game(game_id)
                 if found is None:
                     return Reply.refuse(f"There is no game {game_id}.")
                 game_row = found

@@ -7,7 +7,7 @@ from bot.service.endings import status_text
 from bot.service.limits import MAX_TEXT
 from bot.service.replies import Refusal, Reply
 from bot.service.runner import ActionRunner
-from bot.service.values import Actor, Place
+from bot.service.values import Actor, Place, bad_ids
 from bot.storage.interface import MatchStatus
 from engine.game import Phase
 from engine.player import Player
@@ -23,6 +23,8 @@ class Watch:
 
     async def board(self, place: Place, actor: Actor) -> Reply:
         """The current board, for anyone (spectators included); changes nothing."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             async with self.runner.storage.snapshot() as tx:
                 loaded = await self.runner.load(tx, place, statuses=OPEN)
@@ -41,6 +43,8 @@ class Watch:
                           limit: int = 25) -> list[str]:
         """Legal plays matching partly typed ``text`` (for autocomplete)."""
         text = text[:MAX_TEXT]
+        if bad_ids(place, actor) is not None:
+            return []
         try:
             loaded = await self.runner.look(place)
         except Refusal:

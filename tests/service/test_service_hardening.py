@@ -138,7 +138,8 @@ async def test_a_second_take_is_told_who_took_the_double(tmp_path: Path) -> None
     assert sorted((first.ok, second.ok)) == [False, True]
     loser = second if first.ok else first
     assert loser.ephemeral
-    assert loser.text == "There is no double to answer: alice already took it, and the cube is at 2."
+    assert loser.text == ("There is no double to answer: alice already took it, and the "
+                          "cube is at 2.")
     late_drop = await service.drop(PLACE, WHITE)
     assert "alice already took it" in late_drop.text and not late_drop.ok
     assert DICE  # the scripted dice of race_table are the ones played

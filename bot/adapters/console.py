@@ -82,6 +82,7 @@ class Console:
     current: str = ""
     names: dict[int, str] = field(default_factory=dict)
     counter: int = 0
+    channel_names: list[str] = field(default_factory=lambda: ["table"])
 
     @property
     def place(self) -> Place:
@@ -97,7 +98,10 @@ class Console:
 
     async def show(self, reply: Reply) -> None:
         if not reply.ok:
-            self.say(f"  (only you see this) {reply.text}")
+            ref = reply.channel_ref
+            link = "" if ref is None else " #" + next(
+                (n for n in self.channel_names if channel_id(n) == ref), str(ref))
+            self.say(f"  (only you see this) {reply.text}{link}")
             return
         if reply.text:
             self.say(reply.text)
@@ -165,6 +169,7 @@ class Console:
             return True
         if command == "channel":
             self.channel = rest or "table"
+            self.channel_names.append(self.channel)
             self.say(f"  now in #{self.channel}")
             return True
         if not name:

@@ -96,7 +96,13 @@ class Challenges:
                 rule_options = money.capped(rule_options, stake)
         except (BackgammonError, ValueError) as error:
             return Reply.refuse(str(error)[:300])
-        state = MatchState(hints=bool(hints or not rated),
+        home = place.parent_id if place.parent_id is not None else None
+        if home is not None:
+            try:
+                check_id(home, "channel")
+            except Refusal as refusal:
+                return Reply.refuse(str(refusal))
+        state = MatchState(hints=bool(hints or not rated), home_channel=home,
                            ai=AISeat(opponent.id, ai_level.name) if ai_level else None)
 
         async def body(tx: Transaction) -> Reply:

@@ -110,6 +110,9 @@ class Reply:
     """A file to attach: (file name, content), e.g. a .mat export."""
     choices: tuple[str, ...] = field(default=())
     """For autocomplete-like calls: the suggestions."""
+    channel_ref: int | None = None
+    """A channel the text points to (its last words): the adapter writes a link to it
+    after the text (Discord ``<#id>``, the console its name)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

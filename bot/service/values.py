@@ -50,6 +50,8 @@ class Place:
 
     guild_id: int
     channel_id: int
+    parent_id: int | None = None
+    """For a thread: the channel it belongs to (a challenge's thread records its home)."""
 
 
 @dataclass(frozen=True, slots=True)

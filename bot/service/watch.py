@@ -6,7 +6,7 @@ from bot.service import present
 from bot.service.endings import status_text
 from bot.service.limits import MAX_TEXT
 from bot.service.replies import Refusal, Reply
-from bot.service.runner import ActionRunner
+from bot.service.runner import ActionRunner, NoGameHere
 from bot.service.values import Actor, Place, bad_ids
 from bot.storage.interface import MatchStatus
 from engine.game import Phase
@@ -33,6 +33,9 @@ class Watch:
                                  match_id=loaded.row.id, version=loaded.row.version)
                 work = self.runner.work(tx, loaded, actor)
                 shown = present.reply(work, loaded.row)
+        except NoGameHere as refusal:
+            found = await self.runner.elsewhere(place, actor, OPEN, act=False)
+            return found if isinstance(found, Reply) else Reply.refuse(str(refusal))
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         return Reply(ok=True, text="\n".join([status_text(work), *work.lines]),

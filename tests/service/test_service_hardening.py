@@ -167,3 +167,60 @@ async def test_who_offered_to_resign_cannot_claim_the_unanswered_offer(tmp_path:
     # The offer still waits; alice can still accept it.
     accepted = await service.answer_resignation(HERE, WHITE, True)
     assert accepted.ok and "alice accepts the resignation" in accepted.text
+
+
+# -- item 9: commands typed in the channel whose thread holds the game -------------------
+
+PARENT = Place(1, 600)
+THREAD = Place(1, 601, parent_id=600)
+THREAD_2 = Place(1, 602, parent_id=600)
+
+
+async def test_accept_in_the_parent_channel_answers_the_challenge_in_its_thread(
+        tmp_path: Path) -> None:
+    service = make_service(await opened(tmp_path / "t.sqlite3"))
+    assert (await service.challenge(THREAD, WHITE, BLACK, length=3)).ok
+    board = await service.board(PARENT, BLACK)
+    assert not board.ok and board.channel_ref == THREAD.channel_id
+    assert board.text == "alice's challenge to you waits in its thread:"
+    accepted = await service.accept(PARENT, BLACK)  # the only challenge waiting for bob
+    assert accepted.ok, accepted.text
+    assert "bob accepts" in accepted.text
+    async with service.storage.snapshot() as tx:
+        row = await tx.open_match_in_channel(THREAD.channel_id)
+        assert row is not None and row.status == "active"
+        assert await tx.open_match_in_channel(PARENT.channel_id) is None
+    # Other commands in the parent point to the thread; a spectator hears the usual.
+    for reply in (await service.move(PARENT, WHITE, "8/5 6/5"), await service.board(
+            PARENT, WHITE)):
+        assert not reply.ok and reply.ephemeral and reply.channel_ref == THREAD.channel_id
+        assert reply.text == "Your game with bob is played in its thread:"
+    assert (await service.board(PARENT, SPECTATOR)).text.startswith("There is no game")
+    assert (await service.move(THREAD, WHITE, "8/5 6/5")).ok  # the game itself is there
+
+
+async def test_decline_in_the_parent_and_two_challenges_point_to_the_latest(
+        tmp_path: Path) -> None:
+    service = make_service(await opened(tmp_path / "d.sqlite3"))
+    assert (await service.challenge(THREAD, WHITE, BLACK, length=3)).ok
+    assert (await service.challenge(THREAD_2, SPECTATOR, BLACK, length=1)).ok
+    two = await service.accept(PARENT, BLACK)  # which one? neither: say where they are
+    assert not two.ok and two.channel_ref == THREAD_2.channel_id
+    assert two.text.startswith("You have 2 games or challenges in threads of this channel.")
+    assert (await service.decline(THREAD_2, BLACK)).ok
+    declined = await service.decline(PARENT, BLACK)  # now one waits: decline it
+    assert declined.ok and "bob declines the challenge" in declined.text
+    gone = await service.accept(PARENT, BLACK)
+    assert not gone.ok and gone.text.startswith("There is no game in this channel")
+
+
+async def test_console_writes_the_thread_a_reply_points_to(tmp_path: Path) -> None:
+    out = io.StringIO()
+    service = make_service(await opened(tmp_path / "k.sqlite3"))
+    console = Console(service, tmp_path / "boards", out=out)
+    await console.handle("/channel alice-vs-bob")
+    home = console.place
+    assert (await service.challenge(Place(home.guild_id, home.channel_id,
+                                          parent_id=PARENT.channel_id), WHITE, BLACK)).ok
+    await console.show(await service.board(PARENT, BLACK))
+    assert "alice's challenge to you waits in its thread: #alice-vs-bob" in out.getvalue()

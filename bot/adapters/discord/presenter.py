@@ -161,7 +161,8 @@ class Presenter:
         message, so the channel keeps the game's history.
         """
         if not reply.ok or reply.ephemeral:
-            await self.private(interaction, reply.text)
+            link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
+            await self.private(interaction, reply.text + link)
             return
         response = interaction.response
         slow = bool(reply.boards or reply.attachment)

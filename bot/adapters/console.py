@@ -103,6 +103,10 @@ class Console:
                 (n for n in self.channel_names if channel_id(n) == ref), str(ref))
             self.say(f"  (only you see this) {reply.text}{link}")
             return
+        if reply.channel_ref is not None and reply.channel_ref != self.place.channel_id:
+            self.say("  (in #" + next((n for n in self.channel_names
+                                       if channel_id(n) == reply.channel_ref),
+                                      str(reply.channel_ref)) + ")")
         if reply.text:
             self.say(reply.text)
         from render.ascii import text_board

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -275,7 +276,9 @@ class ActionRunner:
             return reply
         found = await self.elsewhere(place, actor, statuses)
         if isinstance(found, Place):
-            return await self.run(found, actor, op, statuses=statuses, redirect=False)
+            done = await self.run(found, actor, op, statuses=statuses, redirect=False)
+            # The game lives in the thread: the adapter posts the new state there.
+            return replace(done, channel_ref=found.channel_id) if done.ok else done
         return found or reply
 
     async def elsewhere(self, place: Place, actor: Actor, statuses: tuple[MatchStatus, ...],

@@ -102,6 +102,7 @@ class Console:
     current: str = ""
     names: dict[int, str] = field(default_factory=dict)
     counter: int = 0
+    channel_names: list[str] = field(default_factory=lambda: ["table"])
 
     @property
     def place(self) -> Place:
@@ -117,8 +118,15 @@ class Console:
 
     async def show(self, reply: Reply) -> None:
         if not reply.ok:
-            self.say(f"  (only you see this) {reply.text}")
+            ref = reply.channel_ref
+            link = "" if ref is None else " #" + next(
+                (n for n in self.channel_names if channel_id(n) == ref), str(ref))
+            self.say(f"  (only you see this) {reply.text}{link}")
             return
+        if reply.channel_ref is not None and reply.channel_ref != self.place.channel_id:
+            self.say("  (in #" + next((n for n in self.channel_names
+                                       if channel_id(n) == reply.channel_ref),
+                                      str(reply.channel_ref)) + ")")
         if reply.text:
             self.say(reply.text)
         from render.ascii import text_board
@@ -193,6 +201,7 @@ class Console:
             return True
         if command == "channel":
             self.channel = rest or "table"
+            self.channel_names.append(self.channel)
             self.say(f"  now in #{self.channel}")
             return True
         if not name:
@@ -295,7 +304,7 @@ class Console:
                     options[key.strip().lower().replace("-", "_")] = value.strip()
                 numbers = {k: options.pop(k) for k in ("stake", "cap", "box_partners")
                            if k in options}
-                if not all(v.isdigit() for v in numbers.values()):
+                if not all(v.isascii() and v.isdigit() for v in numbers.values()):
                     self.say("  (only you see this) stake, cap and box_partners are whole "
                              "numbers.")
                     return

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai.levels import get_level
 from bot.config import Config
+from bot.service import money
 from bot.service.autoplay import AutoPlay
 from bot.service.endings import Endings
 from bot.service.limits import MAX_MATCH_LENGTH, MAX_OPTION_TEXT, MAX_OPTIONS, MAX_STAKE
@@ -91,9 +92,17 @@ class Challenges:
             rule_options = RuleOptions.from_dict(options)
             if length:
                 Match.new(length, rule_options, variant_cls)
+            else:  # the money bound: the cube stops where a game settles MAX_GAME_AMOUNT
+                rule_options = money.capped(rule_options, stake)
         except (BackgammonError, ValueError) as error:
             return Reply.refuse(str(error)[:300])
-        state = MatchState(hints=bool(hints or not rated),
+        home = place.parent_id if place.parent_id is not None else None
+        if home is not None:
+            try:
+                check_id(home, "channel")
+            except Refusal as refusal:
+                return Reply.refuse(str(refusal))
+        state = MatchState(hints=bool(hints or not rated), home_channel=home,
                            ai=AISeat(opponent.id, ai_level.name) if ai_level else None)
 
         async def body(tx: Transaction) -> Reply:
@@ -146,6 +155,13 @@ class Challenges:
                     raise Refusal(f"You made this challenge: {work.name(Player.BLACK)} must "
                                   "accept it. You can /cancel it.")
                 raise Refusal(f"This challenge is for {work.name(Player.BLACK)}, not you.")
+            if not row.length:
+                full = await money.turnover_reached(work.tx, row.guild_id,
+                                                    [row.white_id, row.black_id])
+                if full:
+                    raise Refusal("This money game can't start: " + money.limit_text(
+                        [work.name(Player.WHITE if u == row.white_id else Player.BLACK)
+                         for u in full]))
             work.match_status = MatchStatus.ACTIVE
             work.lines.append(f"{work.name(Player.BLACK)} accepts.")
             await self.endings.next_game(work)

@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.config import Config
-from bot.service import fairdice
+from bot.service import fairdice, money
 from bot.service.autoplay import AutoPlay
 from bot.service.chouette_seating import (
     MAX_SUGGESTIONS,
@@ -32,7 +32,7 @@ from bot.service.chouette_seating import (
     points_text,
 )
 from bot.service.endings import Endings
-from bot.service.limits import MAX_TEXT
+from bot.service.limits import MAX_STAKE, MAX_TEXT, check_options, quoted
 from bot.service.replies import Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.state import Suggestion, TableState
@@ -102,6 +102,15 @@ class ChouetteService:
                    cap: int = 6, box_partners: int = 0, variant: str | None = None,
                    rules: dict[str, Any] | None = None) -> Reply:
         """Open a chouette table in this channel; ``actor`` is its first player."""
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= MAX_STAKE:
+            return Reply.refuse(f"The stake is a whole number from 0 to {MAX_STAKE}.")
+        asked_in = rules or {}
+        try:
+            check_options("chouette", [str(refusal), str(captain_refusal), variant or "",
+                                       *map(str, asked_in), *map(str, asked_in.values())],
+                          len(asked_in))
+        except Refusal as too_long:
+            return Reply.refuse(str(too_long))
         try:
             options = TableOptions.from_values(refusal=refusal, captain_refusal=captain_refusal,
                                                cap=cap, box_partners=box_partners, stake=stake)
@@ -114,12 +123,19 @@ class ChouetteService:
                                         "answers the box's double for himself.")
                 # A server that plays beavers by default opens chouettes without them.
                 rule_options = replace(rule_options, beavers=False)
+            # The money bound: the box's result counts against every player of the team.
+            rule_options = money.capped(rule_options, stake, options.cap)
         except BackgammonError as error:
-            return Reply.refuse(str(error))
+            return Reply.refuse(quoted(error))
 
         async def body(tx: Transaction, crow: ChouetteRow | None) -> Reply:
             if crow is not None:
                 raise Refusal("This channel already has a chouette: /chouette join it.")
+            if await tx.open_chouette_in_channel(place.channel_id) is not None:
+                # Channel ids are unique across servers: another server's table here
+                # (only a non-Discord adapter can say so) is refused as /challenge does.
+                raise Refusal("This channel already has a chouette table: open yours in "
+                              "another channel or thread.")
             if await tx.open_match_in_channel(place.channel_id) is not None:
                 raise Refusal("This channel has a game in progress: open the chouette in "
                               "another channel or thread.")
@@ -260,6 +276,11 @@ class ChouetteService:
                               f"{len(table.members)} at the table. Others can /chouette join.")
             if await tx.open_match_in_channel(place.channel_id) is not None:
                 raise Refusal("This channel has another game in progress: finish it first.")
+            full = await money.turnover_reached(tx, crow.guild_id, list(table.users))
+            if full:
+                users = {u: await tx.get_user(u) for u in full}
+                raise Refusal("The chouette can't start: " + money.limit_text(
+                    [r.name if r else str(u) for u, r in users.items()]))
             lines: list[str] = []
             state = TableState.from_dict(crow.state)
             if not table.seated:

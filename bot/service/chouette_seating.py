@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+from bot.service import money
 from bot.service.autoplay import AutoPlay
 from bot.service.endings import Endings
 from bot.service.replies import Action, Button, Mention, Refusal, notice
@@ -292,12 +293,18 @@ class ChouetteSeating:
         before = TableState.from_dict(crow.state)
         played = replace(before, games=before.games + 1)
         winner = work.user(result.winner)
-        if not table.ready:
+        full = await money.turnover_reached(tx, crow.guild_id, list(table.users))
+        if full:
+            work.lines.append("The table stops: " + money.limit_text(
+                [cg.name(u) for u in full]))
+        if not table.ready or full:
             await tx.update_chouette(cg.id, crow.version, status=ChouetteStatus.OPEN,
                                      state=played.to_dict())
-            work.lines.append(
-                f"The table has {len(table.members)} player(s); it needs "
-                f"{table.options.min_players} to play on. /chouette join, then /chouette start.")
+            if not table.ready:
+                work.lines.append(
+                    f"The table has {len(table.members)} player(s); it needs "
+                    f"{table.options.min_players} to play on. /chouette join, then "
+                    "/chouette start.")
             work.match_status = MatchStatus.FINISHED
             work.match_winner = winner
             work.game = None

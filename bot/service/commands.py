@@ -8,6 +8,7 @@ transaction; it checks who acts and when, applies the engine's transitions and l
 from __future__ import annotations
 
 from bot.config import Config
+from bot.service import money
 from bot.service.autoplay import AutoPlay, note_empty
 from bot.service.endings import Endings
 from bot.service.limits import clean
@@ -18,10 +19,11 @@ from bot.service.state import Draft
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from engine.dice import Dice
-from engine.errors import BackgammonError, IncompletePlayError, NotationError
+from engine.errors import BackgammonError, CubeError, IncompletePlayError, NotationError
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
+from engine.record import Beaver, DoubleOffered, Drop, Take
 from engine.variant import Stage
 
 _DOING = {Phase.DOUBLED: "answer the double", Phase.RESIGNATION: "answer the resignation",
@@ -36,6 +38,19 @@ def expect_turn(work: Work, player: Player) -> Game:
         doing = _DOING.get(game.phase, "act")
         raise Refusal(f"It's not your turn: {work.name(waiting)} must {doing}.")
     return game
+
+
+def refuse_answered(work: Work, game: Game) -> None:
+    """A take or drop when no double waits: say so when the last double was taken (a
+    second /take racing the first), naming who took it."""
+    if game.phase is Phase.DOUBLED:
+        return
+    for event in reversed(game.record):
+        if isinstance(event, Take):
+            raise Refusal(f"There is no double to answer: {work.name(event.player)} already "
+                          f"took it, and the cube is at {game.cube.value}.")
+        if isinstance(event, DoubleOffered | Drop | Beaver):
+            return
 
 
 def stage_of(game: Game) -> Stage:
@@ -88,7 +103,12 @@ class Commands:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = work.current_game()
-            work.game = game.double(player)
+            try:
+                work.game = game.double(player)
+            except CubeError:
+                money.check_double(work, game.cube.value * 2)  # the money bound says why
+                raise
+            money.check_double(work, game.cube.value * 2)
             work.lines.append(f"{work.name(player)} doubles to {game.cube.value * 2}.")
 
         return await self.runner.run(place, actor, op, expect=expect)
@@ -98,6 +118,7 @@ class Commands:
             if await work.seating.answer_double(work, take=True):
                 return
             player = work.player_of(work.actor)
+            refuse_answered(work, work.current_game())
             game = expect_turn(work, player)
             work.game = game.take(player)
             work.lines.append(f"{work.name(player)} takes: the cube is at "
@@ -111,6 +132,7 @@ class Commands:
             if await work.seating.answer_double(work, take=False):
                 return
             player = work.player_of(work.actor)
+            refuse_answered(work, work.current_game())
             game = expect_turn(work, player)
             work.game = game.drop(player)
             work.lines.append(f"{work.name(player)} drops.")
@@ -123,7 +145,15 @@ class Commands:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = expect_turn(work, player)
-            work.game = game.beaver(player)
+            offer = game.cube.offer
+            try:
+                work.game = game.beaver(player)
+            except CubeError:
+                if offer is not None and offer.answerer is player and game.rules.beavers:
+                    money.check_double(work, offer.value * 2)  # the money bound says why
+                raise
+            assert offer is not None
+            money.check_double(work, offer.value * 2)
             assert work.game.cube.offer is not None
             work.lines.append(f"{work.name(player)} beavers: the cube goes to "
                               f"{work.game.cube.offer.value}, and "

@@ -13,6 +13,7 @@ from bot.service.runner import ActionRunner
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from bot.storage.interface import MatchStatus
+from engine.game import Phase
 from engine.match import Match
 from engine.scoring import ResultKind
 
@@ -92,6 +93,12 @@ class Concessions:
             idle_player = game.awaiting
             if idle_player is None or idle_player is player:
                 raise Refusal("You can only claim a game while your opponent has to act.")
+            offer = game.resignation
+            if game.phase is Phase.RESIGNATION and offer is not None and offer.player is player:
+                # README /claim: an offer to resign is not turned into a win by waiting.
+                raise Refusal(f"Your offer to resign waits for {work.name(idle_player)}'s "
+                              "answer, and whoever offered to resign can't claim the game while "
+                              "the offer stands: wait for the answer, or /forfeit.")
             last = datetime.fromisoformat(work.row.updated_at)
             limit = timedelta(minutes=self.config.timeouts.claim_after_minutes)
             waited = self.runner.clock() - last

@@ -7,7 +7,7 @@ writes commits or rolls back with that action.
 
 from __future__ import annotations
 
-from bot.service import fairdice, present, ratings
+from bot.service import fairdice, money, present, ratings
 from bot.service.records import game_number
 from bot.service.runner import ActionRunner
 from bot.service.showing import add_match_summary
@@ -87,15 +87,20 @@ class Endings:
         loser_id = work.user(result.loser)
         guild = work.row.guild_id
         if isinstance(work.session, MoneySession):
-            amount = result.points * work.session.stake
+            points = money.clamp(result.points)
+            amount = money.clamp(result.points * work.session.stake)
+            if (points, amount) != (result.points, result.points * work.session.stake):
+                # Only a game made before the money bound can get here: it still ends.
+                work.lines.append(f"No game settles more than {money.MAX_GAME_AMOUNT:,} per "
+                                  "player: this one is settled at that bound.")
             await tx.add_ledger([
-                LedgerEntry(guild, winner_id, result.points, amount, work.row.id, game_row.id),
-                LedgerEntry(guild, loser_id, -result.points, -amount, work.row.id, game_row.id),
+                LedgerEntry(guild, winner_id, points, amount, work.row.id, game_row.id),
+                LedgerEntry(guild, loser_id, -points, -amount, work.row.id, game_row.id),
             ])
             if work.row.rated:
                 await self.rate(work, winner_id, loser_id, 1)
             work.lines.append(session_line(work))
-            if next_game:
+            if next_game and await self.money_room(work):
                 await self.next_game(work)
             return
         match = work.session
@@ -141,6 +146,24 @@ class Endings:
                             match_id=work.row.id, before=w_row.rating)
         await tx.set_rating(RatingRow(guild, loser_id, new_l.rating, new_l.experience),
                             match_id=work.row.id, before=l_row.rating)
+
+    async def money_room(self, work: Work) -> bool:
+        """True if both players of a money session may start another game (the money
+        bound, :mod:`bot.service.money`); else the session ends here, saying why."""
+        if not isinstance(work.session, MoneySession) or work.row.chouette_id is not None:
+            return True
+        full = await money.turnover_reached(work.tx, work.row.guild_id,
+                                            [work.row.white_id, work.row.black_id])
+        if not full:
+            return True
+        names = [work.name(Player.WHITE if u == work.row.white_id else Player.BLACK)
+                 for u in full]
+        work.lines.append("The money session ends here: " + money.limit_text(names))
+        work.match_status = MatchStatus.FINISHED
+        work.game = None
+        work.game_row = None
+        work.dice = None
+        return False
 
     async def next_game(self, work: Work) -> None:
         """Start the next game of the match or session: new seed and its commitment.

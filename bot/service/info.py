@@ -25,7 +25,7 @@ from bot.service.showing import (
     session_before,
     summary_picture,
 )
-from bot.service.values import Actor, Place
+from bot.service.values import Actor, Place, bad_ids
 from bot.service.views import board
 from bot.storage.interface import GameStatus, MatchRow
 from bot.storage.replay import replay_game
@@ -89,6 +89,8 @@ class InfoCommands:
 
     async def hint(self, place: Place, actor: Actor) -> Reply:
         """The best plays for the current roll, or cube advice before rolling."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         if self.ai is None:
             return Reply.refuse("Hints need the AI, which is switched off on this server.")
         try:
@@ -131,6 +133,8 @@ class InfoCommands:
         match summary with each player's error rate)."""
         from bot.ai.levels import EXPERT, analysis_level
 
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         if self.ai is None:
             return Reply.refuse("Analysis needs the AI, which is switched off on this server.")
         try:
@@ -206,10 +210,14 @@ class InfoCommands:
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         if order not in ("rating", "money", "wins"):
             return Reply.refuse("Rank by rating, money or wins.")
         if not 1 <= page <= MAX_PAGE:
             return Reply.refuse(f"Pages are numbered from 1 to at most {MAX_PAGE}.")
+        if not 1 <= per_page <= 100:
+            return Reply.refuse("A page shows 1 to 100 players.")
         async with self.storage.snapshot() as tx:
             total = await tx.leaderboard_count(place.guild_id, order)
             rows = await tx.leaderboard(place.guild_id, order, per_page,
@@ -245,6 +253,8 @@ class InfoCommands:
 
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
         target = user or actor
+        if (bad := bad_ids(place, actor, user)) is not None:
+            return Reply.refuse(bad)
         async with self.storage.snapshot() as tx:
             s = await tx.user_stats(place.guild_id, target.id)
             names = {}

@@ -21,7 +21,7 @@ from bot.service import fairdice
 from bot.service.export import FORMATS, export_channel_match, export_channel_match_sgf
 from bot.service.replies import Refusal, Reply
 from bot.service.state import MatchState
-from bot.service.values import Actor, Place
+from bot.service.values import Actor, Place, bad_ids
 from bot.service.verify import dice_of_record
 from bot.storage.interface import (
     EventRow,
@@ -132,7 +132,8 @@ async def channel_games(tx: Transaction, place: Place) -> ChannelGames:
 
 def check_number(number: int | None) -> None:
     if number is not None and not 0 < number <= MAX_NUMBER:
-        raise Refusal(f"There is no game {number}: games are numbered from 1, as the "
+        shown = f" {number}" if -MAX_NUMBER <= number <= MAX_NUMBER else " with that number"
+        raise Refusal(f"There is no game{shown}: games are numbered from 1, as the "
                       "channel shows them (\"Game 2 begins\").")
 
 
@@ -153,6 +154,8 @@ class Records:
 
     async def verify(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
         """Recompute every die of game ``number`` here (None: the last finished one)."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             check_number(number)
             async with self.storage.snapshot() as tx:
@@ -188,6 +191,8 @@ class Records:
                      number: int | None = None) -> Reply:
         """The channel's match as ``.mat`` or GNU Backgammon ``.sgf``; at a chouette
         table, the table's game ``number`` (default the latest)."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         fmt = (fmt or "mat").strip().lower().lstrip(".")
         if fmt not in FORMATS:
             return Reply.refuse(f"Export formats: {' or '.join(FORMATS)} (sgf for analysis "
@@ -218,6 +223,8 @@ class Records:
     # --------------------------------------------------------------- history
 
     async def history(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         """The moves of game ``number`` here, or of every game of the channel's match so
         far (a chouette table: its latest game), with the dice and cube actions."""
         try:

@@ -145,6 +145,11 @@ class Reply:
     match summary), each with its text alternative."""
     choices: tuple[str, ...] = field(default=())
     """For autocomplete-like calls: the suggestions."""
+    channel_ref: int | None = None
+    """A channel the reply is about, other than the one the command was typed in: a
+    refusal points to it (its text ends with a link the adapter writes: Discord
+    ``<#id>``, the console its name); an ``ok`` reply is posted there (a challenge
+    accepted from the channel of its thread)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

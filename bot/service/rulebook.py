@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.config import Config
-from bot.service.replies import Reply
+from bot.service.limits import check_options, quoted
+from bot.service.replies import Refusal, Reply
 from bot.service.values import Place
 from bot.storage.interface import MatchStatus, Storage
 from engine.errors import BackgammonError
@@ -64,6 +65,7 @@ class RuleBook:
     async def rules(self, variant: str | None = None, place: Place | None = None) -> Reply:
         """The options in force here (see the module's docstring)."""
         try:
+            check_options("rules", [variant or ""])
             defaults = RuleOptions.from_dict(self.config.game.rules)
             if variant:
                 inforce = InForce(get_variant(variant)(), defaults, None,
@@ -73,8 +75,10 @@ class RuleBook:
                 inforce = found or InForce(
                     get_variant(self.config.game.variant)(), defaults, None,
                     "no game in this channel: the server's defaults for a new game")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
         except BackgammonError as error:
-            return Reply.refuse(str(error))
+            return Reply.refuse(quoted(error))
         return Reply(ok=True, text=rule_text(inforce, ai=self.ai))
 
     async def in_channel(self, place: Place) -> InForce | None:

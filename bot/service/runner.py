@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -57,6 +58,13 @@ ACTIVE = (MatchStatus.ACTIVE,)
 
 Op = Callable[[Work], Awaitable[None]]
 """A command's body: changes the work or raises a refusal."""
+
+
+class NoGameHere(Refusal):
+    """No open match in the channel (a command typed there may find one in a thread)."""
+
+
+NO_GAME = "There is no game in this channel. Start one with /challenge @user."
 
 
 def result_from_dict(data: dict[str, Any]) -> Result:
@@ -141,7 +149,7 @@ class ActionRunner:
         """The channel's open match, or a refusal saying why there is none to act on."""
         row = await tx.open_match_in_channel(place.channel_id)
         if row is None or row.guild_id != place.guild_id:
-            raise Refusal("There is no game in this channel. Start one with /challenge @user.")
+            raise NoGameHere(NO_GAME)
         if row.status not in statuses:
             if row.status is MatchStatus.CHALLENGED:
                 raise Refusal("The challenge here has not been accepted yet: "
@@ -240,11 +248,19 @@ class ActionRunner:
                 return Reply.refuse(text)
 
     async def run(self, place: Place, actor: Actor, op: Op, *, expect: Expect | None = None,
-                  statuses: tuple[MatchStatus, ...] = ACTIVE) -> Reply:
+                  statuses: tuple[MatchStatus, ...] = ACTIVE, redirect: bool = True) -> Reply:
         """Run the command ``op`` on the channel's match: lock, load, version check,
-        work, commit, reply."""
+        work, commit, reply.  With no match in the channel, a typed command (no
+        ``expect``) finds the user's game in a thread of it (:meth:`elsewhere`)."""
+        missing = False
+
         async def body(tx: Transaction) -> Reply:
-            loaded = await self.load(tx, place, statuses=statuses)
+            nonlocal missing
+            try:
+                loaded = await self.load(tx, place, statuses=statuses)
+            except NoGameHere:
+                missing = True
+                raise
             if expect is not None:
                 if expect.match_id is not None and loaded.row.id != expect.match_id:
                     raise Refusal("That button belongs to an earlier game in this channel: "
@@ -256,7 +272,48 @@ class ActionRunner:
             await op(work)
             return await self.commit(work)
 
-        return await self.transact(place, actor, body)
+        reply = await self.transact(place, actor, body)
+        if not missing or expect is not None or not redirect:
+            return reply
+        found = await self.elsewhere(place, actor, statuses)
+        if isinstance(found, Place):
+            done = await self.run(found, actor, op, statuses=statuses, redirect=False)
+            # The game lives in the thread: the adapter posts the new state there.
+            return replace(done, channel_ref=found.channel_id) if done.ok else done
+        return found or reply
+
+    async def elsewhere(self, place: Place, actor: Actor, statuses: tuple[MatchStatus, ...],
+                        act: bool = True) -> Place | Reply | None:
+        """The user's open matches whose challenge was typed in this channel (their games
+        live in threads of it): the place of the only challenge to answer when ``act``
+        and ``statuses`` are the challenge's, else a refusal pointing to the thread
+        (``channel_ref``), or None when there is none."""
+        async with self.storage.snapshot() as tx:
+            rows = await tx.matches_for_user(place.guild_id, actor.id,
+                                             [MatchStatus.CHALLENGED, MatchStatus.ACTIVE])
+            mine = [r for r in rows if r.chouette_id is None
+                    and MatchState.from_dict(r.state).home_channel == place.channel_id]
+            if not mine:
+                return None
+            waiting = [r for r in mine if r.status is MatchStatus.CHALLENGED]
+            if act and statuses == (MatchStatus.CHALLENGED,) and len(waiting) == 1:
+                row = waiting[0]
+                return Place(place.guild_id, row.channel_id, parent_id=place.channel_id)
+            fitting = [r for r in mine if r.status in statuses] or mine
+            row = fitting[-1]
+            other_id = row.black_id if row.white_id == actor.id else row.white_id
+            other = await tx.get_user(other_id)
+        name = other.name if other is not None else str(other_id)
+        if row.status is MatchStatus.CHALLENGED:
+            what = (f"{name}'s challenge to you" if row.black_id == actor.id
+                    else f"Your challenge to {name}")
+            text = f"{what} waits in its thread:"
+        else:
+            text = f"Your game with {name} is played in its thread:"
+        if len(mine) > 1:
+            text = (f"You have {len(mine)} games or challenges in threads of this channel. "
+                    + text.replace("its thread:", "its thread (the latest):"))
+        return Reply(ok=False, text=text, ephemeral=True, channel_ref=row.channel_id)
 
     async def look(self, place: Place, *,
                    statuses: tuple[MatchStatus, ...] = ACTIVE) -> Loaded:

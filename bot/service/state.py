@@ -103,6 +103,9 @@ class MatchState:
     pending: Draft | None = None
     """A complete play waiting for Confirm (``auto_confirm`` off)."""
     chouette: ChouetteGame | None = None
+    home_channel: int | None = None
+    """The channel the challenge was typed in, when the game lives in a thread of it:
+    commands typed there find the game (issue 16 item 9)."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -120,11 +123,14 @@ class MatchState:
             out["pending"] = self.pending.to_dict()
         if self.chouette is not None:
             out["chouette"] = self.chouette.to_dict()
+        if self.home_channel is not None:
+            out["home_channel"] = self.home_channel
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
-        known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok"}
+        known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel"}
+        home = data.get("home_channel")
         ai = data.get("ai")
         chouette = data.get("chouette")
         return cls(
@@ -134,6 +140,7 @@ class MatchState:
             draft=Draft.from_dict(data.get("draft")),
             pending=Draft.from_dict(data.get("pending")),
             chouette=ChouetteGame.from_dict(chouette) if isinstance(chouette, Mapping) else None,
+            home_channel=home if isinstance(home, int) and not isinstance(home, bool) else None,
             extra={k: v for k, v in data.items() if k not in known})
 
 

@@ -17,6 +17,20 @@ def check_id(value: int, what: str) -> int:
     return value
 
 
+def bad_ids(place: Place, *actors: Actor | None) -> str | None:
+    """Why the ids of a call can't be stored (None: they can): every public entry checks
+    them first, so an id outside the 64-bit range is refused, never an OverflowError."""
+    try:
+        check_id(place.guild_id, "server")
+        check_id(place.channel_id, "channel")
+        for actor in actors:
+            if actor is not None:
+                check_id(actor.id, "user")
+    except Refusal as refusal:
+        return str(refusal)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Actor:
     """Who is acting: a platform user id and display name."""
@@ -36,6 +50,8 @@ class Place:
 
     guild_id: int
     channel_id: int
+    parent_id: int | None = None
+    """For a thread: the channel it belongs to (a challenge's thread records its home)."""
 
 
 @dataclass(frozen=True, slots=True)

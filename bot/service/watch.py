@@ -6,8 +6,8 @@ from bot.service import present
 from bot.service.endings import status_text
 from bot.service.limits import MAX_TEXT
 from bot.service.replies import Refusal, Reply
-from bot.service.runner import ActionRunner
-from bot.service.values import Actor, Place
+from bot.service.runner import ActionRunner, NoGameHere
+from bot.service.values import Actor, Place, bad_ids
 from bot.storage.interface import MatchStatus
 from engine.game import Phase
 from engine.player import Player
@@ -23,6 +23,8 @@ class Watch:
 
     async def board(self, place: Place, actor: Actor) -> Reply:
         """The current board, for anyone (spectators included); changes nothing."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             async with self.runner.storage.snapshot() as tx:
                 loaded = await self.runner.load(tx, place, statuses=OPEN)
@@ -31,6 +33,9 @@ class Watch:
                                  match_id=loaded.row.id, version=loaded.row.version)
                 work = self.runner.work(tx, loaded, actor)
                 shown = present.reply(work, loaded.row)
+        except NoGameHere as refusal:
+            found = await self.runner.elsewhere(place, actor, OPEN, act=False)
+            return found if isinstance(found, Reply) else Reply.refuse(str(refusal))
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         return Reply(ok=True, text="\n".join([status_text(work), *work.lines]),
@@ -41,6 +46,8 @@ class Watch:
                           limit: int = 25) -> list[str]:
         """Legal plays matching partly typed ``text`` (for autocomplete)."""
         text = text[:MAX_TEXT]
+        if bad_ids(place, actor) is not None:
+            return []
         try:
             loaded = await self.runner.look(place)
         except Refusal:

@@ -493,6 +493,12 @@ class SqliteTransaction:
             (guild_id, user_id))
         return int(row[0]) if row else 0
 
+    async def money_turnover(self, guild_id: int, user_id: int) -> int:
+        row = await self._one(
+            "SELECT COALESCE(SUM(ABS(amount)), 0) FROM ledger WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id))
+        return int(row[0]) if row else 0
+
     # chouettes --------------------------------------------------------------
     async def insert_chouette(self, *, guild_id: int, channel_id: int,
                               rules: dict[str, Any], state: dict[str, Any]) -> ChouetteRow:

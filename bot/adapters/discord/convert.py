@@ -18,7 +18,9 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
     """The service's place (guild, channel) of an interaction; a thread is a channel."""
     if interaction.guild_id is None or interaction.channel_id is None:
         raise NotInGuild("Backgammon is played in a server channel, not in direct messages.")
-    return Place(interaction.guild_id, interaction.channel_id)
+    parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
+    return Place(interaction.guild_id, interaction.channel_id,
+                 parent_id=parent if isinstance(parent, int) else None)
 
 
 def actor_of(user: discord.abc.User) -> Actor:

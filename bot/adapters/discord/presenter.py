@@ -169,7 +169,17 @@ class Presenter:
         message, so the channel keeps the game's history.
         """
         if not reply.ok or reply.ephemeral:
-            await self.private(interaction, reply.text)
+            link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
+            await self.private(interaction, reply.text + link)
+            return
+        ref = reply.channel_ref
+        if ref is not None and ref != interaction.channel_id:
+            # Acted from the channel of the game's thread: the state goes to the thread.
+            if not interaction.response.is_done():
+                await interaction.response.defer(ephemeral=True, thinking=True)
+            out = await self.build(reply, code_block=code_block)
+            await interaction.client.get_partial_messageable(ref).send(**out.kwargs())
+            await interaction.edit_original_response(content=f"Done in <#{ref}>.")
             return
         response = interaction.response
         slow = bool(reply.boards or reply.attachment or reply.pictures)

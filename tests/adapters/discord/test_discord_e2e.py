@@ -200,7 +200,7 @@ async def test_missing_permissions_are_named(fake: FakeDiscord, host: Host) -> N
 
 
 async def test_game_in_a_thread(fake: FakeDiscord, host: Host) -> None:
-    alice, bob, _ = users(fake)
+    alice, bob, carol = users(fake)
     await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
     record = await fake.slash(alice, "challenge", opponent=bob, length=3)
     note = await private(record)
@@ -214,8 +214,27 @@ async def test_game_in_a_thread(fake: FakeDiscord, host: Host) -> None:
     assert_board_message(board)
     record = await fake.slash(alice, "board", channel=thread_id)
     assert_board_message(await record.public())
-    record = await fake.slash(alice, "board")  # the parent channel has no game
+    # Issue 16 item 9: typed in the parent channel, /board points to the thread.
+    record = await fake.slash(alice, "board")
+    assert await private(record) == f"Your game with bob is played in its thread: <#{thread_id}>"
+    record = await fake.slash(carol, "board")  # a spectator has no game of his own there
     assert "no game in this channel" in await private(record)
+
+
+async def test_accept_typed_in_the_parent_channel_of_the_thread(
+        fake: FakeDiscord, host: Host) -> None:
+    # Issue 16 item 9: bob answers /accept where the challenge was typed, not in its thread.
+    alice, bob, _ = users(fake)
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, length=3))
+    thread_id = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    record = await fake.slash(bob, "accept")  # in the parent channel
+    assert await private(record) == f"Done in <#{thread_id}>."
+    posted = fake.channel_messages(thread_id)[-1]
+    assert_board_message(posted)  # the game's first board, in the thread
+    assert "to play" in posted.content
+    # Nothing public in the parent: only the two private answers (flags 64: ephemeral).
+    assert all(m.flags == 64 for m in fake.channel_messages(fake.channel_id))
 
 
 async def test_no_thread_permission_plays_in_the_channel(fake: FakeDiscord, host: Host) -> None:

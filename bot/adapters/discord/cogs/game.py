@@ -205,7 +205,7 @@ class GameCog(ServiceCog):
                 auto_archive_duration=1440, reason="backgammon game")
         except discord.Forbidden as exc:
             raise MissingPermission("Create Public Threads", "open a thread for the game") from exc
-        place = Place(channel.guild.id, thread.id)
+        place = Place(channel.guild.id, thread.id, parent_id=channel.id)
         reply = await self.service.challenge(place, actor_of(interaction.user),
                                              actor_of(opponent), **terms)
         if not reply.ok:

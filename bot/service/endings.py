@@ -7,6 +7,8 @@ writes commits or rolls back with that action.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.service import fairdice, present, ratings
 from bot.service.runner import ActionRunner
 from bot.service.work import Work
@@ -54,6 +56,9 @@ class Endings:
 
     def __init__(self, runner: ActionRunner) -> None:
         self.runner = runner
+        self.match_ended: list[Callable[[Work, Player], Awaitable[None]]] = []
+        """Called at the end of :meth:`end_match`, in the same transaction (tournaments
+        record the result there)."""
 
     async def finish(self, work: Work, *, next_game: bool = True) -> None:
         """Record a finished game: its row, the ledger, the score, ratings, the next game.
@@ -122,6 +127,8 @@ class Endings:
         work.game = None
         work.game_row = None
         work.dice = None
+        for hook in self.match_ended:
+            await hook(work, winner)
 
     async def rate(self, work: Work, winner_id: int, loser_id: int, length: int) -> None:
         tx = work.tx

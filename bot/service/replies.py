@@ -110,6 +110,8 @@ class Reply:
     """A file to attach: (file name, content), e.g. a .mat export."""
     choices: tuple[str, ...] = field(default=())
     """For autocomplete-like calls: the suggestions."""
+    tournament_id: int | None = None
+    """The tournament a tournament command made or acted on (its sign-up message)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

@@ -362,6 +362,9 @@ class Transaction(Protocol):
         ...
     async def tournaments_in_guild(self, guild_id: int,
                                    statuses: Sequence[str]) -> list[TournamentRow]: ...
+    async def running_tournaments(self) -> list[TournamentRow]:
+        """Every running or paused tournament, of every server."""
+        ...
     async def update_tournament(self, row: TournamentRow, **changes: Any) -> TournamentRow:
         """Apply ``changes`` (status, state, config, round, deadline, remind_at,
         signup_until, message_id) to the tournament ``row`` was read as and bump its

@@ -597,6 +597,12 @@ class SqliteTransaction:
             f"AND status IN ({marks}) ORDER BY id", (guild_id, *statuses))
         return [_tournament(r) for r in rows]
 
+    async def running_tournaments(self) -> list[TournamentRow]:
+        rows = await self._all(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments "
+            "WHERE status IN ('running', 'paused') ORDER BY id")
+        return [_tournament(r) for r in rows]
+
     async def update_tournament(self, row: TournamentRow, **changes: Any) -> TournamentRow:
         unknown = set(changes) - _TOURNAMENT_UPDATABLE
         if unknown:

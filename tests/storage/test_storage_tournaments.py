@@ -71,6 +71,7 @@ async def test_insert_read_update_with_version_check(storage: Any) -> None:
     async with storage.snapshot() as tx:
         read = await tx.get_tournament(row.id)
         listed = await tx.tournaments_in_guild(7, ["running"])
+        assert [t.id for t in await tx.running_tournaments()] == [row.id]
         none = await tx.tournaments_in_guild(8, ["running"])
     assert read == new and [t.id for t in listed] == [row.id] and none == []
     # A second writer that read version 0 is refused as a retryable conflict, and its

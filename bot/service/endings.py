@@ -124,11 +124,11 @@ class Endings:
         session = work.session
         if work.row.rated and isinstance(session, Match):
             await self.rate(work, work.user(winner), work.user(winner.other), session.length)
+        for hook in self.match_ended:
+            await hook(work, winner)
         work.game = None
         work.game_row = None
         work.dice = None
-        for hook in self.match_ended:
-            await hook(work, winner)
 
     async def rate(self, work: Work, winner_id: int, loser_id: int, length: int) -> None:
         tx = work.tx

@@ -60,6 +60,7 @@ from engine.errors import BackgammonError
 from engine.match import Match
 from engine.player import Player
 from engine.rules import RuleOptions
+from engine.scoring import EndReason
 from engine.tournament import (
     Entrant,
     Format,
@@ -414,7 +415,10 @@ class Tournaments:
         session = work.session
         assert isinstance(session, Match)
         won, lost = session.score[winner], session.score[winner.other]
-        played = session.forfeited_by is None and won >= pairing.length > lost
+        last = work.game.result if work.game is not None else None
+        abandoned = session.forfeited_by is not None or (
+            last is not None and last.reason is EndReason.FORFEIT)
+        played = not abandoned and won >= pairing.length > lost
         reason = Reason.PLAYED if played else Reason.FORFEIT
         new_state = state.record_result(pairing_id, str(work.user(winner)), (won, lost),
                                         reason)

@@ -92,7 +92,8 @@ class TournamentAdmin:
                                 "characters): it is stored and shown with it.")
 
         async def body(tx: Transaction) -> Reply:
-            loaded = await find(tx, place, tournament, statuses=[s.value for s in STARTED])
+            loaded = await find(tx, place, tournament, statuses=[
+                *(s.value for s in STARTED), TournamentStatus.FINISHED.value])
             check_organiser(loaded, actor, is_organiser, "enter a result")
             data = loaded.data
             state = data.started

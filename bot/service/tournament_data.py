@@ -137,7 +137,8 @@ def read(row: TournamentRow) -> Loaded:
 async def find(tx: Transaction, place: Place, tournament: int | None, *,
                statuses: Sequence[str] = OPEN, lock: bool = True) -> Loaded:
     """The tournament a command means: ``tournament`` by number, else the server's only
-    open one (the one created in this channel when there are several).  Locked."""
+    open one (the one created in this channel when there are several; the latest of
+    ``statuses`` when none is open).  Locked unless ``lock`` is False."""
     if tournament is not None:
         row = await tx.get_tournament(tournament)
         if row is None or row.guild_id != place.guild_id:
@@ -145,6 +146,8 @@ async def find(tx: Transaction, place: Place, tournament: int | None, *,
                           "shows them.")
     else:
         rows = await tx.tournaments_in_guild(place.guild_id, list(statuses))
+        running = [r for r in rows if r.status.is_open]
+        rows = running or rows[-1:]  # none open: the latest one asked for (finished)
         here = [r for r in rows if r.channel_id == place.channel_id]
         if len(rows) == 1:
             row = rows[0]

@@ -35,7 +35,8 @@ class TournamentInfo:
     async def status(self, place: Place, tournament: int | None = None) -> Reply:
         async with self.runner.storage.snapshot() as tx:
             try:
-                loaded = await find(tx, place, tournament, lock=False)
+                loaded = await find(tx, place, tournament, lock=False,
+                                    statuses=[*OPEN, TournamentStatus.FINISHED.value])
             except Refusal as refusal:
                 return Reply.refuse(str(refusal))
             made = await tx.tournament_matches(loaded.row.id)

@@ -21,7 +21,7 @@ import functools
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -104,6 +104,20 @@ class Renderer:
         log.warning("render workers cannot start (%s): drawing boards in threads", error)
         self._drop(pool)
         self.workers = 0
+
+    async def picture(self, job: Callable[[], bytes]) -> bytes:
+        """PNG bytes of another picture (a tournament bracket): ``job`` is a picklable
+        call (a :func:`functools.partial` of a render function), run like a board."""
+        pool = self._executor()
+        if pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, job)
+            except BrokenProcessPool:
+                log.warning("a render worker died: starting new ones")
+                self._drop(pool)
+            except OSError as error:
+                self._no_processes(pool, error)
+        return await asyncio.to_thread(job)
 
     async def pngs(self, views: Sequence[BoardView]) -> list[bytes]:
         return list(await asyncio.gather(*(self.png(v) for v in views)))

@@ -19,7 +19,6 @@ from tournament_play import (
     open_all,
     open_matches,
     play_out,
-    play_round,
     player,
     row,
 )

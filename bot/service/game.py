@@ -272,14 +272,7 @@ class GameService:
 
     async def tournament_signup_text(self, place: Place, tournament: int) -> str | None:
         """The sign-up message's text now (None: no such tournament here)."""
-        from bot.service.tournament_data import find
-
-        async with self.storage.snapshot() as tx:
-            try:
-                loaded = await find(tx, place, tournament, lock=False)
-            except Exception:
-                return None
-        return self.tournaments.signup_text(loaded)
+        return await self.tournaments.signup_message(place, tournament)
 
     async def tournament_result(self, place: Place, actor: Actor, *, is_organiser: bool,
                                 pairing: str, winner: int, reason: str,

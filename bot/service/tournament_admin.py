@@ -37,6 +37,19 @@ PLAYER_KINDS = ("play", "double", "take", "drop", "beaver", "resign", "choice")
 """Events that show a player took part in a match."""
 
 
+async def find_with_matches(tx: Transaction, place: Place, tournament: int | None,
+                            statuses: list[str] | None = None) -> Loaded:
+    """:func:`find`, taking first the channel locks of the tournament's open matches (in
+    channel id order), then the tournament's row: the order a match's ending takes them
+    (its channel, then the tournament), so the two never wait for each other in a cycle."""
+    kwargs = {} if statuses is None else {"statuses": statuses}
+    seen = await find(tx, place, tournament, lock=False, **kwargs)
+    made = await tx.tournament_matches(seen.row.id)
+    for channel in sorted({m.channel_id for m in made.values() if m.status.is_open}):
+        await tx.open_match_in_channel(channel)
+    return await find(tx, place, seen.row.id)
+
+
 class TournamentAdmin:
     """Organiser tools and claims."""
 
@@ -92,7 +105,7 @@ class TournamentAdmin:
                                 "characters): it is stored and shown with it.")
 
         async def body(tx: Transaction) -> Reply:
-            loaded = await find(tx, place, tournament, statuses=[
+            loaded = await find_with_matches(tx, place, tournament, statuses=[
                 *(s.value for s in STARTED), TournamentStatus.FINISHED.value])
             check_organiser(loaded, actor, is_organiser, "enter a result")
             data = loaded.data
@@ -160,7 +173,8 @@ class TournamentAdmin:
                       tournament: int | None = None) -> Reply:
         """The organiser confirms a claim: the claimant wins the pairing by forfeit."""
         async def body(tx: Transaction) -> Reply:
-            loaded = await find(tx, place, tournament, statuses=[s.value for s in STARTED])
+            loaded = await find_with_matches(tx, place, tournament,
+                                             statuses=[s.value for s in STARTED])
             check_organiser(loaded, actor, is_organiser, "confirm a claim")
             data = loaded.data
             state = data.started
@@ -191,7 +205,7 @@ class TournamentAdmin:
         """Remove ``user``: before the start from the list, after it from the tournament
         (a pending match forfeited, later rounds paired without them)."""
         async def body(tx: Transaction) -> Reply:
-            loaded = await find(tx, place, tournament)
+            loaded = await find_with_matches(tx, place, tournament)
             check_organiser(loaded, actor, is_organiser, "remove a player")
             data = loaded.data
             who = data.name(user)
@@ -221,7 +235,7 @@ class TournamentAdmin:
     async def cancel(self, place: Place, actor: Actor, *, is_organiser: bool,
                      tournament: int | None = None) -> Reply:
         async def body(tx: Transaction) -> Reply:
-            loaded = await find(tx, place, tournament)
+            loaded = await find_with_matches(tx, place, tournament)
             check_organiser(loaded, actor, is_organiser, "cancel it")
             closed = 0
             if loaded.data.engine is not None:

@@ -55,7 +55,7 @@ from bot.service.tournament_data import (
 )
 from bot.service.values import Actor, Place
 from bot.service.work import Work
-from bot.storage.interface import MatchStatus, TournamentStatus, Transaction
+from bot.storage.interface import MatchStatus, StorageError, TournamentStatus, Transaction
 from engine.errors import BackgammonError
 from engine.match import Match
 from engine.player import Player
@@ -230,6 +230,16 @@ class Tournaments:
             lines.append("Join with /tournament join (or the Join button); the organiser "
                          "starts it with /tournament start.")
         return "\n".join(lines)
+
+    async def signup_message(self, place: Place, tournament: int) -> str | None:
+        """The sign-up message's text now (None: no such tournament here, or the database
+        is away: the message keeps its text)."""
+        try:
+            async with self.runner.storage.snapshot() as tx:
+                loaded = await find(tx, place, tournament, lock=False)
+        except (Refusal, StorageError):
+            return None
+        return self.signup_text(loaded)
 
     # ------------------------------------------------------------------ sign-up
 

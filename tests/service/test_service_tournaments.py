@@ -1,5 +1,5 @@
 """Tournaments through the game service on a real SQLite file (and PostgreSQL where the
-``pg_url`` fixture is available): whole tournaments of 2, 3, 5 and 8 players played as
+``pg_url`` fixture is available): whole tournaments of 2, 3, 5, 8, 13 and 64 players played as
 1-point matches by scripted players, a restart in the middle, forfeits, the organiser's
 tools, deadlines, and every refusal saying why."""
 
@@ -52,8 +52,11 @@ async def data(service: GameService, tournament: int) -> TournamentData:
 
 @pytest.mark.parametrize(("fmt", "n"), [("single-elimination", 2), ("single-elimination", 3),
                                         ("single-elimination", 5), ("single-elimination", 8),
-                                        ("double-elimination", 3), ("round-robin", 5),
-                                        ("swiss", 8)])
+                                        ("single-elimination", 13),
+                                        ("single-elimination", 64),
+                                        ("double-elimination", 3), ("double-elimination", 8),
+                                        ("round-robin", 5), ("round-robin", 13),
+                                        ("swiss", 8), ("swiss", 13), ("swiss", 64)])
 async def test_a_whole_tournament_is_played_to_its_champion(tmp_path: Path, fmt: str,
                                                             n: int) -> None:
     service = await make(tmp_path)

@@ -120,23 +120,32 @@ class TournamentCog(ServiceCog):
                      round_deadline: app_commands.Range[float, 0.0, 1440.0] | None = None,
                      jacoby: bool | None = None, crawford: bool | None = None,
                      cube: bool | None = None) -> None:
-        await send_signup(self.presenter, interaction, await self.service.tournament_create(*self.where(interaction), is_organiser=self.is_organiser(interaction), name=name, format=format.value, length=length, variant=variant, rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube), max_players=max_players, rounds=rounds, signup_hours=signup_until, round_hours=round_deadline))  # noqa: E501
+        await send_signup(self.presenter, interaction, await self.service.tournament_create(
+            *self.where(interaction), is_organiser=self.is_organiser(interaction), name=name,
+            format=format.value, length=length, variant=variant,
+            rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube),
+            max_players=max_players, rounds=rounds, signup_hours=signup_until,
+            round_hours=round_deadline))
 
     @tournament.command(description="Sign up for the tournament")
     async def join(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_join(*self.where(interaction), tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_join(*self.where(interaction),
+            tournament))
 
     @tournament.command(description="Take your name off the tournament (before it starts)")
     async def leave(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_leave(*self.where(interaction), tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_leave(*self.where(interaction),
+            tournament))
 
     @tournament.command(description="Start the tournament: seeding, round 1 (organisers)")
     async def start(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_start(*self.where(interaction), is_organiser=self.is_organiser(interaction), tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_start(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), tournament=tournament))
 
     @tournament.command(description="The tournament: round, matches waiting, standings")
     async def status(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_status(self.where(interaction)[0], tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_status(
+            self.where(interaction)[0], tournament))
 
     @tournament.command(name="list", description="This server's tournaments")
     async def list_(self, interaction: Interaction) -> None:
@@ -144,7 +153,8 @@ class TournamentCog(ServiceCog):
 
     @tournament.command(description="The bracket (or the standings table) as a picture")
     async def bracket(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await send_bracket(self.presenter, interaction, await self.service.tournament_bracket(self.where(interaction)[0], tournament), self.bot.config.render.theme)  # noqa: E501
+        await send_bracket(self.presenter, interaction, await self.service.tournament_bracket(
+            self.where(interaction)[0], tournament), self.bot.config.render.theme)
 
     @tournament.command(description="Enter a match's result, with the reason (organisers)")
     @app_commands.describe(pairing="The match, e.g. R2-3", winner="Who wins it",
@@ -152,34 +162,43 @@ class TournamentCog(ServiceCog):
     async def result(self, interaction: Interaction, pairing: app_commands.Range[str, 1, 12],
                      winner: discord.User, reason: app_commands.Range[str, 1, 200],
                      tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_result(*self.where(interaction), is_organiser=self.is_organiser(interaction), pairing=pairing, winner=winner.id, reason=reason, tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_result(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), pairing=pairing, winner=winner.id,
+            reason=reason, tournament=tournament))
 
     @tournament.command(description="After the deadline: claim the match your opponent "
                                     "never played (the organiser confirms)")
     async def claim(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_claim(*self.where(interaction), tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_claim(*self.where(interaction),
+            tournament))
 
     @tournament.command(description="Confirm a player's claim (organisers)")
     async def confirm(self, interaction: Interaction, pairing: app_commands.Range[str, 1, 12],
                       tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_confirm(*self.where(interaction), is_organiser=self.is_organiser(interaction), pairing=pairing, tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_confirm(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), pairing=pairing, tournament=tournament))
 
     @tournament.command(description="Remove a player; their match is forfeited (organisers)")
     async def remove(self, interaction: Interaction, player: discord.User,
                      tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_remove(*self.where(interaction), is_organiser=self.is_organiser(interaction), user=actor_of(player).id, tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_remove(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), user=actor_of(player).id,
+            tournament=tournament))
 
     @tournament.command(description="Cancel the tournament (organisers)")
     async def cancel(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_cancel(*self.where(interaction), is_organiser=self.is_organiser(interaction), tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_cancel(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), tournament=tournament))
 
     @tournament.command(description="Stop the deadlines (organisers)")
     async def pause(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_pause(*self.where(interaction), is_organiser=self.is_organiser(interaction), tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_pause(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), tournament=tournament))
 
     @tournament.command(description="Restart the deadlines (organisers)")
     async def resume(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await self.answer(interaction, self.service.tournament_resume(*self.where(interaction), is_organiser=self.is_organiser(interaction), tournament=tournament))  # noqa: E501
+        await self.answer(interaction, self.service.tournament_resume(*self.where(interaction),
+            is_organiser=self.is_organiser(interaction), tournament=tournament))
 
 
 async def setup(bot: ServiceBot) -> None:

@@ -27,6 +27,7 @@ from bot.config import Config
 from bot.service import fairdice
 from bot.service.game import GameService
 from bot.service.tournament_data import TournamentData
+from bot.service.values import Place
 from bot.storage.interface import MatchStatus, TournamentStatus
 from engine.tournament import Reason
 
@@ -323,3 +324,24 @@ async def test_a_whole_tournament_on_postgres(pg_url: str) -> None:
         assert (await data(service, tid)).started.champion == "1"
     finally:
         await storage.close()
+
+
+async def test_a_started_match_cannot_be_claimed(tmp_path: Path) -> None:
+    clock = Clock()
+    service = await make(tmp_path, clock)
+    tid = await create(service, 2, "single-elimination", length="3", round_hours=1)
+    assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
+    await open_all(service)
+    (match,) = (await open_matches(service, tid)).values()
+    place = Place(match.guild_id, match.channel_id)
+    mover = None
+    for user in (1, 2):  # whoever is on roll after the opening plays his first legal play
+        plays = await service.suggestions(place, player(user), "")
+        if plays and (await service.move(place, player(user), plays[0])).ok:
+            mover = user
+            break
+    assert mover is not None
+    clock.now += timedelta(hours=2)
+    claim = await service.tournament_claim(HALL, player(3 - mover))
+    assert not claim.ok and "only an unstarted match can be claimed" in claim.text
+    assert (await data(service, tid)).claims == ()

@@ -40,6 +40,8 @@ FORMATS = [app_commands.Choice(name=n, value=v) for n, v in (
     ("single elimination", "single-elimination"), ("double elimination", "double-elimination"),
     ("round robin", "round-robin"), ("Swiss", "swiss"))]
 Number = app_commands.Range[int, 1, 2**53]
+NOT_TEXT_CHANNEL = ("Create a tournament in a text channel: each of its matches is played in "
+                    "a thread of that channel, and threads cannot hold threads.")
 
 
 class TournamentCog(ServiceCog):
@@ -120,6 +122,8 @@ class TournamentCog(ServiceCog):
                      round_deadline: app_commands.Range[float, 0.0, 1440.0] | None = None,
                      jacoby: bool | None = None, crawford: bool | None = None,
                      cube: bool | None = None) -> None:
+        if not isinstance(interaction.channel, discord.TextChannel):
+            return await self.presenter.private(interaction, NOT_TEXT_CHANNEL)
         await send_signup(self.presenter, interaction, await self.service.tournament_create(
             *self.where(interaction), is_organiser=self.is_organiser(interaction), name=name,
             format=format.value, length=length, variant=variant,

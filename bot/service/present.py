@@ -93,4 +93,5 @@ def reply(work: Work, row: MatchRow) -> Reply:
         shown = work.seating.decorate(work, game, shown)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
-                 version=row.version, attachment=work.attachment)
+                 version=row.version, attachment=work.attachment,
+                 pictures=tuple(work.pictures))

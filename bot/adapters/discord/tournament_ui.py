@@ -8,7 +8,6 @@ joins or leaves through the service and rewrites the sign-up message with the ne
 
 from __future__ import annotations
 
-import functools
 import io
 import logging
 import re
@@ -91,10 +90,9 @@ def signup_view(tournament: int) -> discord.ui.View:
 async def bracket_file(presenter: Presenter, picture: BracketPicture, theme: str
                        ) -> discord.File:
     """The bracket (or standings) PNG, drawn by the render workers, with its alt text."""
-    from render.bracket import alt_text, render_tournament_png
+    from render.bracket import alt_text
 
-    png = await presenter.renderer.picture(functools.partial(
-        render_tournament_png, picture.state, theme, picture.names))
+    png = await presenter.renderer.bracket(picture.state, picture.names)
     return discord.File(io.BytesIO(png), filename="bracket.png",
                         description=clip(alt_text(picture.state, picture.names),
                                          ALT_TEXT_LIMIT))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName, rule_terms
@@ -56,8 +56,15 @@ class TournamentCog(ServiceCog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SignupButton)
-        self.watcher = asyncio.create_task(self.watch())
-        self.deadlines.start()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start the background work once connected (never for a bot that only loads its
+        cogs, as the command-hash check does)."""
+        if self.watcher is None:
+            self.watcher = asyncio.create_task(self.watch())
+        if not self.deadlines.is_running():
+            self.deadlines.start()
 
     async def cog_unload(self) -> None:
         self.deadlines.cancel()
@@ -84,7 +91,6 @@ class TournamentCog(ServiceCog):
     async def watch(self) -> None:
         """Open pairings as soon as the service has some (and every minute, for those a
         process that died had taken on)."""
-        await self.bot.wait_until_ready()
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.service.tournaments.wakeup.wait(), 60)
@@ -96,10 +102,6 @@ class TournamentCog(ServiceCog):
     @tasks.loop(minutes=1)
     async def deadlines(self) -> None:
         await post_notices(self.bot, await self.service.tournament_due())
-
-    @deadlines.before_loop
-    async def before(self) -> None:
-        await self.bot.wait_until_ready()
 
     # ------------------------------------------------------------- commands
 

@@ -125,6 +125,23 @@ class TimeoutConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentSettingsConfig:
+    organiser_role: str = ""
+    """Discord role whose members may create and run tournaments (besides Manage Server)."""
+    reminder_hours: float = 12.0
+    """Remind the players of an unfinished match this many hours before the round's deadline
+    (at most half-way through the round)."""
+    round_hours: float = 0.0
+    """Default hours a round lasts before its deadline (0: no deadline unless given)."""
+
+    def check(self) -> None:
+        if self.reminder_hours < 0:
+            raise ConfigError("tournament.reminder_hours must be 0 or more")
+        if self.round_hours < 0:
+            raise ConfigError("tournament.round_hours must be 0 (no deadline) or more")
+
+
+@dataclass(frozen=True, slots=True)
 class RenderConfig:
     theme: str = "default"
     """Board theme: 'default' (colour-blind safe) or another theme name."""
@@ -175,6 +192,7 @@ class Config:
     timeouts: TimeoutConfig = field(default_factory=TimeoutConfig)
     render: RenderConfig = field(default_factory=RenderConfig)
     ai: AIConfig = field(default_factory=AIConfig)
+    tournament: TournamentSettingsConfig = field(default_factory=TournamentSettingsConfig)
 
     @property
     def token(self) -> str:

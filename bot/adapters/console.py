@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
 from bot.config import Config
 from bot.service.boot import storage_for, where
@@ -55,6 +56,8 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
             [variant=NAME] [option=value ...]
   /chouette join | leave [confirm] | start | suggest TEXT | status
+  /tournament create|join|leave|start|status|list|bracket|result|claim|confirm|remove|
+              pause|resume|cancel        (type /tournament for the options)
   /rules  /help  /channel NAME  /quit
   /demo                plays the rest of the game with the first legal play each turn"""
 
@@ -216,6 +219,7 @@ class Console:
         if action is not None:
             await self.show(await self.service.act(action, self.place, actor,
                                                    option=rest or None))
+            await open_pairings(self, channel_id)  # an ended match may pair a round
             return True
         handler = self._commands().get(command)
         if handler is None:
@@ -375,6 +379,7 @@ class Console:
             "stats": stats, "verify": verify, "rules": rules, "export": export, "hint": hint,
             "analyze": analyze, "demo": demo, "chouette": chouette, "replay": replay,
             "history": history,  # issue 19 item 11
+            "tournament": lambda actor, rest: tournament(self, actor, rest, channel_id),
         }
 
     async def demo(self, limit: int = 2000) -> None:

@@ -7,6 +7,8 @@ writes commits or rolls back with that action.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from bot.service import fairdice, money, present, ratings
 from bot.service.records import game_number
 from bot.service.runner import ActionRunner
@@ -56,6 +58,9 @@ class Endings:
 
     def __init__(self, runner: ActionRunner) -> None:
         self.runner = runner
+        self.match_ended: list[Callable[[Work, Player], Awaitable[None]]] = []
+        """Called at the end of :meth:`end_match`, in the same transaction (tournaments
+        record the result there)."""
 
     async def finish(self, work: Work, *, next_game: bool = True) -> None:
         """Record a finished game: its row, the ledger, the score, ratings, the next game.
@@ -128,6 +133,8 @@ class Endings:
         session = work.session
         if work.row.rated and isinstance(session, Match):
             await self.rate(work, work.user(winner), work.user(winner.other), session.length)
+        for hook in self.match_ended:
+            await hook(work, winner)
         work.game = None
         work.game_row = None
         work.dice = None

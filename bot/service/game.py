@@ -40,6 +40,9 @@ from bot.service.rulebook import RuleBook
 from bot.service.runner import ActionRunner
 from bot.service.seating import PAIR
 from bot.service.showing import Pictures
+from bot.service.tournament_admin import TournamentAdmin
+from bot.service.tournament_info import BracketPicture, TournamentInfo
+from bot.service.tournaments import Opening, Tournaments
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
@@ -90,6 +93,10 @@ class GameService:
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
         self.chouette = ChouetteService(self.runner, self.autoplay, self.endings,
                                         self.chouette_seating, self.config)
+        self.tournaments = Tournaments(self.runner, self.challenges, self.config)
+        self.tournament_admin = TournamentAdmin(self.runner, self.tournaments, self.config)
+        self.tournament_info = TournamentInfo(self.runner, self.config)
+        self.endings.match_ended.append(self.tournaments.match_ended)
 
     def _seating(self, row: MatchRow) -> Seating:
         """Who sits at ``row``: a chouette game, or two players."""
@@ -251,3 +258,106 @@ class GameService:
         """Game ``game`` of the channel's match as an animated GIF (see
         :class:`~bot.service.showing.Pictures`)."""
         return await guarded(Pictures(self.runner).replay(place, actor, game))
+
+    # ------------------------------------------------------------ tournaments (issue 17)
+    # ``is_organiser``: the adapter found the organiser role or Manage Server on the actor
+    # (the tournament's own organiser is always one for it).
+
+    async def tournament_create(self, place: Place, actor: Actor, *, is_organiser: bool,
+                                name: str, format: str, length: str = "5",
+                                variant: str | None = None, rules: dict[str, Any] | None = None,
+                                max_players: int | None = None, rounds: int | None = None,
+                                signup_hours: float | None = None,
+                                round_hours: float | None = None) -> Reply:
+        return await guarded(self.tournaments.create(
+            place, actor, is_organiser=is_organiser, name=name, format=format, length=length,
+            variant=variant, rules=rules, max_players=max_players, rounds=rounds,
+            signup_hours=signup_hours, round_hours=round_hours))
+
+    async def tournament_join(self, place: Place, actor: Actor,
+                              tournament: int | None = None) -> Reply:
+        return await guarded(self.tournaments.join(place, actor, tournament))
+
+    async def tournament_leave(self, place: Place, actor: Actor,
+                               tournament: int | None = None) -> Reply:
+        return await guarded(self.tournaments.leave(place, actor, tournament))
+
+    async def tournament_start(self, place: Place, actor: Actor, *, is_organiser: bool,
+                               tournament: int | None = None) -> Reply:
+        return await guarded(self.tournaments.start(place, actor, is_organiser=is_organiser,
+                                                    tournament=tournament))
+
+    async def tournament_openings(self) -> list[Opening]:
+        """Pairings waiting for their place (a thread), each handed out once cluster-wide;
+        give each one and call :meth:`tournament_open`."""
+        try:
+            return await self.tournaments.openings()
+        except StorageError as error:  # the adapter's next round tries again
+            log.warning("tournament openings skipped this round: %s", error)
+            return []
+
+    async def tournament_open(self, opening: Opening, place: Place) -> Reply:
+        reply = await guarded(self.tournaments.open_pairing(opening, place))
+        return await guarded(self.ai_turns.after(place, reply))
+
+    async def tournament_signup_text(self, place: Place, tournament: int) -> str | None:
+        """The sign-up message's text now (None: no such tournament here)."""
+        return await self.tournaments.signup_message(place, tournament)
+
+    async def tournament_result(self, place: Place, actor: Actor, *, is_organiser: bool,
+                                pairing: str, winner: int, reason: str,
+                                score: tuple[int, int] | None = None,
+                                tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.result(
+            place, actor, is_organiser=is_organiser, pairing=pairing, winner=winner,
+            reason=reason, score=score, tournament=tournament))
+
+    async def tournament_claim(self, place: Place, actor: Actor,
+                               tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.claim(place, actor, tournament))
+
+    async def tournament_confirm(self, place: Place, actor: Actor, *, is_organiser: bool,
+                                 pairing: str, tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.confirm(
+            place, actor, is_organiser=is_organiser, pairing=pairing, tournament=tournament))
+
+    async def tournament_remove(self, place: Place, actor: Actor, *, is_organiser: bool,
+                                user: int, tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.remove(
+            place, actor, is_organiser=is_organiser, user=user, tournament=tournament))
+
+    async def tournament_cancel(self, place: Place, actor: Actor, *, is_organiser: bool,
+                                tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.cancel(
+            place, actor, is_organiser=is_organiser, tournament=tournament))
+
+    async def tournament_pause(self, place: Place, actor: Actor, *, is_organiser: bool,
+                               tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.pause(
+            place, actor, is_organiser=is_organiser, tournament=tournament))
+
+    async def tournament_resume(self, place: Place, actor: Actor, *, is_organiser: bool,
+                                tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_admin.resume(
+            place, actor, is_organiser=is_organiser, tournament=tournament))
+
+    async def tournament_status(self, place: Place, tournament: int | None = None) -> Reply:
+        return await guarded(self.tournament_info.status(place, tournament))
+
+    async def tournament_list(self, place: Place) -> Reply:
+        return await guarded(self.tournament_info.listing(place))
+
+    async def tournament_bracket(self, place: Place, tournament: int | None = None
+                                 ) -> tuple[Reply, BracketPicture | None]:
+        try:
+            return await self.tournament_info.bracket(place, tournament)
+        except StorageError as error:
+            return Reply.refuse(str(error)), None
+
+    async def tournament_due(self) -> list[tuple[int, Notice]]:
+        """(channel id, notice) for each round reminder and passed deadline, once."""
+        try:
+            return await self.tournament_info.due()
+        except StorageError as error:
+            log.warning("tournament reminders skipped this round: %s", error)
+            return []

@@ -150,6 +150,8 @@ class Reply:
     refusal points to it (its text ends with a link the adapter writes: Discord
     ``<#id>``, the console its name); an ``ok`` reply is posted there (a challenge
     accepted from the channel of its thread)."""
+    tournament_id: int | None = None
+    """The tournament a tournament command made or acted on (its sign-up message)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

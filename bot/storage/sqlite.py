@@ -56,6 +56,8 @@ from bot.storage.interface import (
     StaleVersionError,
     StorageBusy,
     StorageUnavailable,
+    TournamentRow,
+    TournamentStatus,
     Transaction,
     UserRow,
     check_int64,
@@ -75,6 +77,15 @@ _GAME_COLUMNS = (
 )
 _CHOUETTE_COLUMNS = "id, guild_id, channel_id, status, rules, state, version, created_at"
 _CHOUETTE_UPDATABLE = {"status", "state"}
+_TOURNAMENT_COLUMNS = (
+    "id, guild_id, channel_id, organiser_id, name, status, config, state, version, round, "
+    "signup_until, deadline, remind_at, reminded_round, expired_round, message_id, "
+    "created_at, updated_at"
+)
+_TOURNAMENT_UPDATABLE = {"status", "state", "config", "round", "deadline", "remind_at",
+                         "signup_until", "message_id"}
+_TOURNAMENT_JSON = {"state", "config"}
+_NOTICE_COLUMNS = {"reminder": "reminded_round", "expired": "expired_round"}
 _MATCH_UPDATABLE = {"status", "state", "winner_id", "rated", "white_id", "black_id"}
 _GAME_UPDATABLE = {"dice_drawn", "status", "winner_id", "result", "finished_at"}
 
@@ -126,6 +137,15 @@ def _chouette(row: aiosqlite.Row) -> ChouetteRow:
                        status=ChouetteStatus(row[3]),
                        rules=json.loads(row[4]), state=json.loads(row[5]), version=row[6],
                        created_at=row[7])
+
+
+def _tournament(row: aiosqlite.Row) -> TournamentRow:
+    return TournamentRow(
+        id=row[0], guild_id=row[1], channel_id=row[2], organiser_id=row[3], name=row[4],
+        status=TournamentStatus(row[5]), config=json.loads(row[6]), state=json.loads(row[7]),
+        version=row[8], round=row[9], signup_until=row[10], deadline=row[11],
+        remind_at=row[12], reminded_round=row[13], expired_round=row[14],
+        message_id=row[15], created_at=row[16], updated_at=row[17])
 
 
 def _dumps(value: Any) -> str:
@@ -560,6 +580,113 @@ class SqliteTransaction:
             "SELECT user_id, SUM(amount) FROM ledger WHERE chouette_id = ? GROUP BY user_id",
             (chouette_id,))
         return {int(r[0]): int(r[1]) for r in rows}
+
+    # tournaments --------------------------------------------------------------
+    async def insert_tournament(self, *, guild_id: int, channel_id: int, organiser_id: int,
+                                name: str, config: dict[str, Any], state: dict[str, Any],
+                                signup_until: str | None = None) -> TournamentRow:
+        stamp = now()
+        row = await self._one(
+            "INSERT INTO tournaments (guild_id, channel_id, organiser_id, name, status, config, "
+            "state, version, round, signup_until, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, 'signup', ?, ?, 0, 0, ?, ?, ?) "
+            f"RETURNING {_TOURNAMENT_COLUMNS}",
+            (guild_id, channel_id, organiser_id, name, _dumps(config), _dumps(state),
+             signup_until, stamp, stamp))
+        assert row is not None
+        return _tournament(row)
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRow | None:
+        row = await self._one(f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?",
+                              (tournament_id,))
+        return _tournament(row) if row else None
+
+    async def lock_tournament(self, tournament_id: int) -> TournamentRow | None:
+        # A no-op update locks the row on PostgreSQL (SELECT ... FOR UPDATE is not SQLite).
+        await self._write("UPDATE tournaments SET version = version WHERE id = ?",
+                          (tournament_id,))
+        return await self.get_tournament(tournament_id)
+
+    async def tournaments_in_guild(self, guild_id: int,
+                                   statuses: Sequence[str]) -> list[TournamentRow]:
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self._all(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = ? "
+            f"AND status IN ({marks}) ORDER BY id", (guild_id, *statuses))
+        return [_tournament(r) for r in rows]
+
+    async def running_tournaments(self) -> list[TournamentRow]:
+        rows = await self._all(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments "
+            "WHERE status IN ('running', 'paused') ORDER BY id")
+        return [_tournament(r) for r in rows]
+
+    async def update_tournament(self, row: TournamentRow, **changes: Any) -> TournamentRow:
+        unknown = set(changes) - _TOURNAMENT_UPDATABLE
+        if unknown:
+            raise ValueError(f"cannot update tournament columns {sorted(unknown)}")
+        stamp = now()
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [stamp]
+        stored: dict[str, Any] = {}
+        for key, value in changes.items():
+            sets.append(f"{key} = ?")
+            if key in _TOURNAMENT_JSON:
+                text = _dumps(value)
+                params.append(text)
+                stored[key] = json.loads(text)
+            else:
+                params.append(value)
+                stored[key] = value
+        await self._write_checked(
+            f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ? AND version = ?",
+            (*params, row.id, row.version),
+            f"tournament {row.id} is no longer at version {row.version}", retry=True)
+        return dataclasses.replace(row, version=row.version + 1, updated_at=stamp, **stored)
+
+    async def claim_tournament_notice(self, tournament_id: int, kind: str, round: int) -> bool:
+        column = _NOTICE_COLUMNS[kind]
+        changed, _ = await self._cursor(
+            f"UPDATE tournaments SET {column} = ? WHERE id = ? AND {column} < ?",
+            (round, tournament_id, round))
+        return changed == 1
+
+    async def due_tournaments(self, now: str) -> list[TournamentRow]:
+        rows = await self._all(
+            f"SELECT {_TOURNAMENT_COLUMNS} FROM tournaments WHERE status = 'running' AND "
+            "((remind_at IS NOT NULL AND remind_at <= ? AND reminded_round < round) OR "
+            "(deadline IS NOT NULL AND deadline <= ? AND expired_round < round)) ORDER BY id",
+            (now, now))
+        return [_tournament(r) for r in rows]
+
+    async def link_match(self, match_id: int, tournament_id: int, pairing: str) -> None:
+        await self._write(
+            "UPDATE matches SET tournament_id = ?, tournament_pairing = ? WHERE id = ?",
+            (tournament_id, pairing, match_id))
+
+    async def match_pairing(self, match_id: int) -> tuple[int, str] | None:
+        row = await self._one(
+            "SELECT tournament_id, tournament_pairing FROM matches WHERE id = ? "
+            "AND tournament_id IS NOT NULL", (match_id,))
+        return (int(row[0]), str(row[1])) if row else None
+
+    async def tournament_matches(self, tournament_id: int) -> dict[str, MatchRow]:
+        columns = ", ".join(f"m.{c.strip()}" for c in _MATCH_COLUMNS.split(","))
+        rows = await self._all(
+            f"SELECT {columns}, m.tournament_pairing FROM matches m "
+            "WHERE m.tournament_id = ? ORDER BY m.id", (tournament_id,))
+        return {str(r[-1]): _match(r) for r in rows}
+
+    async def claim_opening(self, tournament_id: int, pairing: str, now: str,
+                            stale_before: str) -> bool:
+        changed, _ = await self._cursor(
+            "INSERT INTO tournament_openings (tournament_id, pairing, claimed_at) "
+            "VALUES (?, ?, ?) ON CONFLICT (tournament_id, pairing) DO UPDATE "
+            "SET claimed_at = excluded.claimed_at WHERE tournament_openings.claimed_at < ? "
+            "AND NOT EXISTS (SELECT 1 FROM matches WHERE tournament_id = ? "
+            "AND tournament_pairing = ?)",
+            (tournament_id, pairing, now, stale_before, tournament_id, pairing))
+        return changed == 1
 
     # ratings ----------------------------------------------------------------
     async def rating(self, guild_id: int, user_id: int) -> RatingRow:

@@ -31,6 +31,7 @@ from render import render_png
 from render.view import BoardView
 
 if TYPE_CHECKING:
+    from engine.tournament import TournamentState
     from render.card import PlayerCard
     from render.chart import ChartData
     from render.replay import ReplayFrame
@@ -63,6 +64,12 @@ def _warm(theme: str) -> None:
         render_png(view, theme=theme)
     for chouette in (False, True):
         gif_palette(get_theme(theme), REPLAY_WIDTH, chouette)
+
+
+def _draw_bracket(state: TournamentState, theme: str, names: dict[str, str]) -> bytes:
+    from render.bracket import render_tournament_png
+
+    return render_tournament_png(state, theme, names)
 
 
 def _draw_replay(frames: tuple[ReplayFrame, ...], theme: str) -> bytes:
@@ -167,6 +174,10 @@ class Renderer:
         log.warning("render workers cannot start (%s): drawing boards in threads", error)
         self._drop(pool)
         self.workers = 0
+
+    async def bracket(self, state: TournamentState, names: dict[str, str]) -> bytes:
+        """A tournament's bracket or standings table (issue 17), as PNG bytes."""
+        return await self._draw(functools.partial(_draw_bracket, state, self.theme, names))
 
     async def pngs(self, views: Sequence[BoardView]) -> list[bytes]:
         return list(await asyncio.gather(*(self.png(v) for v in views)))

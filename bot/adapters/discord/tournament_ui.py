@@ -1,0 +1,178 @@
+"""What the tournament cog shows beyond replies: the persistent Join/Leave buttons of a
+sign-up message, a thread per pairing, the bracket PNG.
+
+The sign-up buttons are :class:`discord.ui.DynamicItem` like the game buttons, with the
+custom id ``bgt:<join|leave>:<tournament id>``, so they work after a restart; a press
+joins or leaves through the service and rewrites the sign-up message with the new count.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import Any, Protocol, cast
+
+import discord
+
+from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip
+from bot.service.game import GameService
+from bot.service.replies import Reply
+from bot.service.tournament_info import BracketPicture
+from bot.service.tournaments import Opening
+from bot.service.values import Place
+
+log = logging.getLogger(__name__)
+TEMPLATE = r"bgt:(?P<act>join|leave):(?P<tournament>[0-9]+)"
+ALT_TEXT_LIMIT = 1024
+
+
+class Host(Protocol):
+    @property
+    def service(self) -> GameService: ...
+
+    @property
+    def presenter(self) -> Presenter: ...
+
+    async def on_interaction_error(self, interaction: discord.Interaction[Any],
+                                   error: Exception) -> None: ...
+
+
+class SignupButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+                   template=TEMPLATE):
+    """Join or Leave on a tournament's sign-up message."""
+
+    def __init__(self, act: str, tournament: int) -> None:
+        self.act = act
+        self.tournament = tournament
+        super().__init__(discord.ui.Button(
+            label="Join" if act == "join" else "Leave",
+            style=discord.ButtonStyle.success if act == "join"
+            else discord.ButtonStyle.secondary,
+            custom_id=f"bgt:{act}:{tournament}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction[Any],
+                             item: discord.ui.Item[Any], match: re.Match[str]) -> SignupButton:
+        return cls(match["act"], int(match["tournament"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        host = cast(Host, interaction.client)
+        try:
+            await self.press(host, interaction)
+        except Exception as error:  # one error handler for commands and buttons
+            await host.on_interaction_error(interaction, error)
+
+    async def press(self, host: Host, interaction: discord.Interaction[Any]) -> None:
+        place, actor = place_of(interaction), actor_of(interaction.user)
+        service = host.service
+        call = service.tournament_join if self.act == "join" else service.tournament_leave
+        reply = await host.presenter.call(interaction, call(place, actor, self.tournament))
+        if not reply.ok:
+            await host.presenter.private(interaction, reply.text)
+            return
+        text = await service.tournament_signup_text(place, self.tournament)
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(content=clip(text or reply.text, 2000))
+        elif interaction.message is not None:
+            await interaction.message.edit(content=clip(text or reply.text, 2000))
+        await interaction.followup.send(reply.text, ephemeral=True)
+
+
+def signup_view(tournament: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(SignupButton("join", tournament))
+    view.add_item(SignupButton("leave", tournament))
+    return view
+
+
+async def bracket_file(presenter: Presenter, picture: BracketPicture, theme: str
+                       ) -> discord.File:
+    """The bracket (or standings) PNG, drawn by the render workers, with its alt text."""
+    from render.bracket import alt_text
+
+    png = await presenter.renderer.bracket(picture.state, picture.names)
+    return discord.File(io.BytesIO(png), filename="bracket.png",
+                        description=clip(alt_text(picture.state, picture.names),
+                                         ALT_TEXT_LIMIT))
+
+
+async def open_pairing(client: discord.Client, service: GameService, presenter: Presenter,
+                       opening: Opening) -> bool:
+    """A public thread for the pairing in the tournament's channel, the match in it (both
+    players mentioned), a line in the tournament's channel.  False if it could not be
+    opened (it is offered again later)."""
+    channel = client.get_channel(opening.channel_id)
+    try:
+        if channel is None:
+            channel = await client.fetch_channel(opening.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("tournament channel %s cannot hold threads", opening.channel_id)
+            return False
+        thread = await channel.create_thread(
+            name=opening.title[:100], type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080, reason="tournament match")
+        reply = await service.tournament_open(opening, Place(opening.guild_id, thread.id))
+        if not reply.ok:
+            log.warning("pairing %s not opened: %s", opening.pairing, reply.text)
+            await thread.delete(reason="pairing not opened")
+            return False
+        out = await presenter.build(reply)
+        await thread.send(**out.kwargs())
+        await channel.send(f"{opening.title}: the match is on in {thread.mention}.",
+                           allowed_mentions=MENTION_USERS)
+        return True
+    except discord.HTTPException as error:
+        log.warning("cannot open the thread of %s: %s", opening.title, error)
+        return False
+
+
+async def post_notices(client: discord.Client, notices: list[tuple[int, Any]]) -> int:
+    sent = 0
+    for channel_id, line in notices:
+        channel = client.get_channel(channel_id)
+        try:
+            if channel is None:
+                channel = await client.fetch_channel(channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(notice_text(line), allowed_mentions=MENTION_USERS)
+                sent += 1
+        except discord.HTTPException as error:
+            log.warning("cannot post a tournament notice in %s: %s", channel_id, error)
+    return sent
+
+
+def with_signup(reply: Reply) -> discord.ui.View | None:
+    return signup_view(reply.tournament_id) if reply.tournament_id is not None else None
+
+
+async def send_signup(presenter: Presenter, interaction: discord.Interaction[Any],
+                      reply: Reply) -> None:
+    """The public sign-up message with its Join/Leave buttons (a refusal: privately)."""
+    if not reply.ok:
+        await presenter.private(interaction, reply.text)
+        return
+    kwargs: dict[str, Any] = {"content": clip(reply.text, 2000),
+                              "allowed_mentions": MENTION_USERS}
+    view = with_signup(reply)
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def send_bracket(presenter: Presenter, interaction: discord.Interaction[Any],
+                       answer: tuple[Reply, BracketPicture | None], theme: str) -> None:
+    """The bracket PNG as a public message (a refusal: privately)."""
+    reply, picture = answer
+    if not reply.ok or picture is None:
+        await presenter.private(interaction, reply.text)
+        return
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+    file = await bracket_file(presenter, picture, theme)
+    await interaction.followup.send(content=clip(reply.text, 2000), file=file,
+                                    allowed_mentions=MENTION_USERS)

@@ -42,7 +42,8 @@ from bot.service.seating import PAIR
 from bot.service.showing import Pictures
 from bot.service.tournament_admin import TournamentAdmin
 from bot.service.tournament_info import BracketPicture, TournamentInfo
-from bot.service.tournaments import Opening, Tournaments
+from bot.service.tournament_play import Opening, TournamentPlay
+from bot.service.tournaments import Tournaments
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
@@ -93,10 +94,12 @@ class GameService:
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
         self.chouette = ChouetteService(self.runner, self.autoplay, self.endings,
                                         self.chouette_seating, self.config)
-        self.tournaments = Tournaments(self.runner, self.challenges, self.config)
+        self.tournament_play = TournamentPlay(self.runner, self.challenges, self.config)
+        self.tournaments = Tournaments(self.runner, self.challenges, self.config,
+                                       self.tournament_play)
         self.tournament_admin = TournamentAdmin(self.runner, self.tournaments, self.config)
         self.tournament_info = TournamentInfo(self.runner, self.config)
-        self.endings.match_ended.append(self.tournaments.match_ended)
+        self.endings.match_ended.append(self.tournament_play.match_ended)
 
     def _seating(self, row: MatchRow) -> Seating:
         """Who sits at ``row``: a chouette game, or two players."""
@@ -291,13 +294,13 @@ class GameService:
         """Pairings waiting for their place (a thread), each handed out once cluster-wide;
         give each one and call :meth:`tournament_open`."""
         try:
-            return await self.tournaments.openings()
+            return await self.tournament_play.openings()
         except StorageError as error:  # the adapter's next round tries again
             log.warning("tournament openings skipped this round: %s", error)
             return []
 
     async def tournament_open(self, opening: Opening, place: Place) -> Reply:
-        reply = await guarded(self.tournaments.open_pairing(opening, place))
+        reply = await guarded(self.tournament_play.open_pairing(opening, place))
         return await guarded(self.ai_turns.after(place, reply))
 
     async def tournament_signup_text(self, place: Place, tournament: int) -> str | None:

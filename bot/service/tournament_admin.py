@@ -26,7 +26,8 @@ from bot.service.tournament_data import (
     pairing_line,
     save,
 )
-from bot.service.tournaments import Tournaments, round_lines
+from bot.service.tournament_play import round_lines
+from bot.service.tournaments import Tournaments
 from bot.service.values import Actor, Place
 from bot.storage.interface import MatchStatus, TournamentStatus, Transaction
 from engine.errors import BackgammonError
@@ -82,7 +83,7 @@ class TournamentAdmin:
         saved = await save(tx, loaded, new, **changes)
         lines, notes = round_lines(loaded, new, before)
         if after.new_pairings(before):
-            tx.on_commit(self.tournaments.wakeup.set)
+            tx.on_commit(self.tournaments.play.wake)
         return Reply(ok=True, text="\n".join(head + lines), notify=tuple(notes),
                      version=saved.version, tournament_id=saved.id)
 

@@ -20,7 +20,7 @@ from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip
 from bot.service.game import GameService
 from bot.service.replies import Reply
 from bot.service.tournament_info import BracketPicture
-from bot.service.tournaments import Opening
+from bot.service.tournament_play import Opening
 from bot.service.values import Place
 
 log = logging.getLogger(__name__)

@@ -93,7 +93,7 @@ class TournamentCog(ServiceCog):
         process that died had taken on)."""
         while True:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.service.tournaments.wakeup.wait(), 60)
+                await asyncio.wait_for(self.service.tournament_play.wakeup.wait(), 60)
             try:
                 await self.open_pairings()
             except Exception:  # keep watching: the next round tries again

@@ -80,7 +80,7 @@ ADVISED_MAX = 5
 """003 ch.5: "if there are more than five it is wise to break up into two groups"."""
 SPLIT_ADVICE = (
     "The rule book advises splitting a chouette of more than five players into two "
-    "groups (003 ch.5): consider opening a second table in another channel."
+    "groups (Boyden 1930, ch.5): consider opening a second table in another channel."
 )
 DEFAULT_CAP = 6
 MAX_CAP = 8
@@ -105,9 +105,9 @@ class RefusalRule(Enum):
     def describe(self) -> str:
         if self is RefusalRule.FORFEIT_TO_PARTNERS:
             return ("a partner who refuses a double forfeits the game's value to the "
-                    "partners still in, who share his result equally (000)")
+                    "partners still in, who share his result equally (Milton Bradley 1973)")
         return ("a partner who refuses a double loses the game's value to the captain, who "
-                "then carries his full share (003, 004)")
+                "then carries his full share (Boyden 1930, Parker Brothers)")
 
 
 class CaptainRefusal(Enum):

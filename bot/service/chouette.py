@@ -293,7 +293,7 @@ class ChouetteService:
                                                     for u, r in users.items()}))
                 lines.append(f"Seat throws from the seed {seed} (SHA-256 "
                              f"{fairdice.seed_hash(seed)}); the game's automatic doubles "
-                             "begin only with its own opening throw (003 ch.4).")
+                             "begin only with its own opening throw (Boyden 1930, ch.4).")
                 state = replace(state, seated=True, seat_seed=seed, seat_throws=draw.rounds)
                 await tx.set_chouette_members(crow.id, members(table))
             crow = await tx.update_chouette(crow.id, crow.version,

@@ -90,7 +90,7 @@ ACEY_DEUCY_RULE = "After acey-deucy you must first play the 1 and the 2."
 SETTING_UP_RULE = (
     "While you still have men to enter, acey-deucy must first place one man on your ace "
     "point (in/24) and one on your deuce point (in/23); with one man left, enter him with "
-    "the 1 or the 2 and play the other number (000 'SETTING UP THE MEN')."
+    "the 1 or the 2 and play the other number (Milton Bradley 1973, 'SETTING UP THE MEN')."
 )
 
 
@@ -173,7 +173,7 @@ class AceyDeucey(BookVariant):
             if turn.position.sides[turn.player][WAITING]:
                 return Stage((1, 2), label="the 1 and the 2 of acey-deucy",
                              rule=SETTING_UP_RULE)
-            return acey_deucy_stage("000 'ACEY-DEUCY' 1")
+            return acey_deucy_stage("Milton Bradley 1973, 'Acey-Deucy' rule 1")
         first_stage, first_play = turn.plays[0]
         if not complete(first_stage, first_play):
             return EndTurn("the 1 and the 2 could not both be played: the whole throw is lost")

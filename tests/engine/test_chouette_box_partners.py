@@ -104,6 +104,7 @@ def test_the_book_advises_splitting_when_a_sixth_joins() -> None:
     table = seated(A, B, C, D, box_partners=0).join(E)
     assert ADVISED_MAX == 5 and table.split_advice is None
     table = table.join(F)
-    assert table.split_advice == SPLIT_ADVICE and "003 ch.5" in SPLIT_ADVICE
+    # Players are told the book by its name (Boyden 1930), not by its file name.
+    assert table.split_advice == SPLIT_ADVICE and "Boyden 1930, ch.5" in SPLIT_ADVICE
     assert split_advice(5) is None and split_advice(7) == SPLIT_ADVICE
     assert TableOptions(cap=8).cap == 8  # the cap stays configurable

@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 
 REFUSALS = [
     app_commands.Choice(name="lose-to-captain: a partner who drops pays the captain, who "
-                             "carries his share (003, 004)",
+                             "carries his share (Boyden, Parker)",
                         value=RefusalRule.LOSE_TO_CAPTAIN.value),
     app_commands.Choice(name="forfeit-to-partners: a partner who drops pays the partners "
-                             "still in, who share it (000)",
+                             "still in, who share it (Milton Bradley)",
                         value=RefusalRule.FORFEIT_TO_PARTNERS.value),
 ]
 CAPTAIN_REFUSALS = [

@@ -375,7 +375,8 @@ def _explain_pips(turn: _Turn, board: _Board, hop: Hop) -> str:
             f"You have no dice left for {_hop_text(hop)}: your other moves already use "
             f"the {turn.dice} you rolled."
         )
-    if turn.used(board) == 0:
+    if turn.used(board) == 0 or not _splits(turn.start().dice, src, dst):
+        # No die of the roll fits, whatever else was played first.
         return f"{_hop_text(hop)} is {pips} but you rolled {turn.dice}."
     left = _dice_left(board.dice)
     return f"{_hop_text(hop)} is {pips} but you have only {left} left to play."
@@ -680,3 +681,29 @@ def _consistent(turn: _Turn, hops: tuple[Hop, ...]) -> list[Play]:
         return []
     match = _match(turn, hops)
     return list(match.exact or match.partial)
+
+
+def partial_board(position: Position, player: Player, dice: Dice, text: str,
+                  plays: Sequence[Play] | None = None, *,
+                  opposite: Sequence[int] = MIRROR) -> tuple[Position, tuple[int, ...]] | None:
+    """The position after the moves ``text`` names so far, and the die values left.
+
+    For a play entered in parts: the typed moves must be legal so far (some legal
+    play continues them); when they can be realised in several ways, the one
+    without a hidden hit comes first.  None when the text is unreadable or fits
+    no legal play.
+    """
+    turn = _make_turn(position, player, dice, plays, opposite)
+    try:
+        hops = _expand(parse_moves(text))
+    except ValueError:
+        return None
+    if not hops or any(src <= dst for src, dst in hops):
+        return None
+    finals = _realise(turn, hops)
+    fitting = [(not literal, turn.to_position(board).sides, board)
+               for board, literal in finals.items() if _completions(turn, [board])]
+    if not fitting:
+        return None
+    board = min(fitting, key=lambda item: (item[0], item[1]))[2]
+    return turn.to_position(board), board.dice

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.config import Config
 from bot.service.autoplay import AutoPlay, note_empty
 from bot.service.endings import Endings
+from bot.service.drafts import stage_owed, stage_text
 from bot.service.limits import clean
 from bot.service.present import dice_text, draft_text, example, play_text
 from bot.service.replies import Refusal, Reply
@@ -18,7 +19,12 @@ from bot.service.state import Draft
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from engine.dice import Dice
-from engine.errors import BackgammonError, IncompletePlayError, NotationError
+from engine.errors import (
+    BackgammonError,
+    IllegalPlayError,
+    IncompletePlayError,
+    NotationError,
+)
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
@@ -74,8 +80,8 @@ class Commands:
     @staticmethod
     def _why_not_roll(game: Game) -> str:
         if game.phase is Phase.PLAY and game.dice is not None:
-            return (f"You have already rolled {dice_text(game.dice)}: play it with /move "
-                    "(for example /move " + example(game) + ").")
+            return (f"You have already rolled {dice_text(game.dice)}: play "
+                    f"{stage_text(game)} with /move (for example /move {example(game)}).")
         try:
             game.roll(Dice(1, 2), game.turn)
         except BackgammonError as error:
@@ -156,10 +162,15 @@ class Commands:
                     raise
                 work.state = work.state.with_(
                     draft=Draft(work.game_id, len(game.record), combined), pending=None)
-                work.lines.append(f"{work.name(player)} entered {combined}. {error}")
+                work.lines.append(f"{work.name(player)} has played {combined} so far. {error}")
                 return
             except NotationError as error:
                 raise Refusal(f"{error} Example: /move {example(game)}") from None
+            except IllegalPlayError as error:
+                if stage_owed(game):  # the second stage of a variant's turn is owed
+                    raise Refusal(f"{error} Now you play {stage_text(game)}: for example "
+                                  f"/move {example(game)}.") from None
+                raise
             await self._apply_play(work, game, player, play)
 
         return await self.runner.run(place, actor, op, expect=expect)

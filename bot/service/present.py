@@ -3,6 +3,7 @@ actions, built from the :class:`~bot.service.work.Work` that made it."""
 
 from __future__ import annotations
 
+from bot.service.drafts import draft_shown, stage_text
 from bot.service.replies import Action, Board, Button, Notice, Reply, notice
 from bot.service.views import board
 from bot.service.work import Work
@@ -44,7 +45,8 @@ def draft_text(work: Work, game: Game) -> str:
 
 
 def board_of(work: Work, game: Game) -> Board:
-    return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game))
+    return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game),
+                 draft=draft_shown(work.state, work.game_id, game))
 
 
 def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
@@ -55,7 +57,7 @@ def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
     if game.phase is Phase.RESIGNATION:
         return notice(who, ": accept or reject the resignation?")
     if game.phase is Phase.PLAY and game.dice is not None:
-        return notice(who, f" to play {dice_text(game.dice)}.")
+        return notice(who, f" to play {stage_text(game)}.")
     if game.phase is Phase.CHOICE and game.pending_choice is not None:
         return notice(who, f": {game.pending_choice.prompt}")
     return notice("It's ", who, "'s turn: roll or double.")

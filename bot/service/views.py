@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.service.drafts import DraftShown, shown_dice
 from bot.service.replies import Board
 from engine.game import Game, Phase
 from engine.gnubgid import (
@@ -15,6 +16,7 @@ from engine.gnubgid import (
 )
 from engine.match import Match, Session
 from engine.player import Player
+from engine.position import Position
 from engine.record import PlayMade
 from engine.scoring import EndReason
 from engine.variant import StandardBackgammon
@@ -56,8 +58,10 @@ def chouette_panel(partners: Sequence[tuple[str, StakeState]], *,
 
 def board_view(game: Game, session: Session, names: tuple[str, str], *,
                viewer: Player | None = None,
-               chouette: ChouetteView | None = None) -> BoardView:
-    """What the picture of ``game`` shows (with the chouette panel, if given)."""
+               chouette: ChouetteView | None = None,
+               draft: DraftShown | None = None) -> BoardView:
+    """What the picture of ``game`` shows (with the chouette panel, if given; with the
+    moves entered so far this turn, if ``draft``)."""
     score = scores(session)
     players = (PlayerInfo(names[0], score=score[0]), PlayerInfo(names[1], score=score[1]))
     if chouette is not None:
@@ -70,9 +74,7 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
             game.phase is Phase.DOUBLED and game.cube.offer is not None) else None
         # During a pending double the cube still shows the value before it.
         cube = CubeView(value=game.cube.value, owner=game.cube.owner, offered_to=offered)
-    dice: tuple[int, int] | None = None
-    if game.phase in (Phase.PLAY, Phase.CHOICE) and game.dice is not None:
-        dice = (game.dice.first, game.dice.second)
+    dice = shown_dice(game)
     match_info = None
     money = None
     if isinstance(session, Match):
@@ -86,25 +88,31 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
         over = GameOverView(game.result.winner, ViewResultKind(game.result.kind.label),
                             game.result.points)
     variant_title = "" if isinstance(game.variant, StandardBackgammon) else game.variant.title
+    shown_last = last_play(game)
+    if draft is not None and draft.moves and game.turn is not None:
+        shown_last = LastPlay(game.turn, draft.moves)
     return BoardView(
-        position=game.position,
+        position=draft.position if draft is not None else game.position,
         geometry=tuple(game.variant.opposite),
         viewer=viewer,
         turn=game.awaiting if game.awaiting is not None else game.turn,
         players=players,
         cube=cube,
         dice=dice,
+        dice_used=draft.dice_used if draft is not None else (),
         match=match_info,
         money=money,
-        last_play=last_play(game),
+        last_play=shown_last,
         variant=variant_title,
         game_over=over,
         chouette=chouette,
     )
 
 
-def gnubg_ids(game: Game, session: Session) -> tuple[str, str]:
-    """(Position ID, Match ID) of the position shown, for standard backgammon only."""
+def gnubg_ids(game: Game, session: Session,
+              position: Position | None = None) -> tuple[str, str]:
+    """(Position ID, Match ID) of the position shown (``position``: a draft's), for
+    standard backgammon only."""
     if not isinstance(game.variant, StandardBackgammon) or game.turn is None:
         return "", ""
     on_roll = game.turn
@@ -133,12 +141,14 @@ def gnubg_ids(game: Game, session: Session) -> tuple[str, str]:
             jacoby=bool(game.rules.jacoby) if not length else False))
     except ValueError:
         match_id = ""
-    return encode_position_id(game.position, on_roll), match_id
+    return encode_position_id(position or game.position, on_roll), match_id
 
 
 def board(game: Game, session: Session, names: tuple[str, str], caption: str = "", *,
-          viewer: Player | None = None, chouette: ChouetteView | None = None) -> Board:
-    position_id, match_id = gnubg_ids(game, session)
-    return Board(board_view(game, session, names, viewer=viewer, chouette=chouette), caption,
-                 position_id, match_id)
+          viewer: Player | None = None, chouette: ChouetteView | None = None,
+          draft: DraftShown | None = None) -> Board:
+    position_id, match_id = gnubg_ids(game, session,
+                                      draft.position if draft is not None else None)
+    return Board(board_view(game, session, names, viewer=viewer, chouette=chouette,
+                            draft=draft), caption, position_id, match_id)
 

@@ -88,7 +88,7 @@ async def test_incomplete_play_is_kept_as_a_draft_and_can_be_undone(tmp_path: Pa
     await start(service, length=3)
     v0 = await version(service)
     reply = await service.move(HERE, ALICE, "8/5")
-    assert reply.ok and "entered 8/5" in reply.text
+    assert reply.ok and "alice has played 8/5 so far" in reply.text  # not "entered" (issue 19, 7)
     assert any(b.action is Action.UNDO for b in reply.buttons)
     undo = await service.undo(HERE, ALICE)
     assert undo.ok and "nothing entered yet" in undo.text

@@ -1,0 +1,126 @@
+"""What players meet at the table (issue 19): the draft drawn, the stage's dice named,
+the small texts, taking back a play, ending a session, rematch.
+
+Dice are scripted, so every game here is reproducible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from scripted import Script, opened
+
+from bot.config import Config, GameConfig
+from bot.service.game import GameService
+from bot.service.replies import Action, plain
+from bot.service.values import Actor, Place
+from engine.gnubgid import encode_position_id
+from engine.player import Player
+
+ALICE = Actor(1, "alice")
+BOB = Actor(2, "bob")
+HERE = Place(guild_id=7, channel_id=70)
+START_ID = "4HPwATDgc/ABMA"
+
+
+async def make(tmp_path: Path, dice: Iterable[int] = (), config: Config | None = None,
+               **kw: object) -> GameService:
+    storage = await opened(tmp_path / "bg.sqlite3")
+    return GameService(storage, config or Config(), dice=Script(dice), **kw)  # type: ignore[arg-type]
+
+
+async def start(service: GameService, **terms: object) -> None:
+    reply = await service.challenge(HERE, ALICE, BOB, **terms)  # type: ignore[arg-type]
+    assert reply.ok, reply.text
+    reply = await service.accept(HERE, BOB)
+    assert reply.ok, reply.text
+
+
+def turn_lines(reply: object) -> list[str]:
+    return [plain(n) for n in reply.notify]  # type: ignore[attr-defined]
+
+
+# -- item 2: the draft is drawn ------------------------------------------------------------
+
+
+async def test_a_partly_entered_play_is_drawn_with_its_die_greyed(tmp_path: Path) -> None:
+    # Alice opens with 3-2 (white, 002 'MOVEMENT OF PIECES'); 13/10 enters half the play.
+    service = await make(tmp_path, [3, 2])
+    await start(service, length=3)
+    reply = await service.move(HERE, ALICE, "13/10")
+    assert reply.ok, reply.text
+    shown = reply.boards[-1]
+    white = shown.view.position.sides[Player.WHITE]
+    assert white[13] == 4 and white[10] == 1  # the checker is drawn on 10, not on 13
+    assert shown.view.dice == (3, 2) and shown.view.dice_used == (True, False)
+    assert shown.position_id == encode_position_id(shown.view.position, Player.WHITE)
+    assert shown.position_id != START_ID
+    assert shown.view.pips(Player.WHITE) == 167 - 3
+    look = await service.board(HERE, BOB)  # what anyone sees: the same draft
+    assert look.boards[-1].position_id == shown.position_id
+    undo = await service.undo(HERE, ALICE)
+    assert undo.boards[-1].position_id == START_ID
+    assert not any(undo.boards[-1].view.dice_used)
+
+
+async def test_a_hit_in_a_partial_play_puts_the_checker_on_the_bar(tmp_path: Path) -> None:
+    # Bob opens 6-3 with 24/15 (a blot on alice's 10); alice rolls 2-3 and enters 13/10*.
+    service = await make(tmp_path, [3, 6, 2, 3])
+    await start(service, length=3)
+    assert (await service.move(HERE, BOB, "24/15")).ok
+    assert (await service.roll(HERE, ALICE)).ok
+    reply = await service.move(HERE, ALICE, "13/10*")
+    assert reply.ok, reply.text
+    view = reply.boards[-1].view
+    assert view.position.sides[Player.BLACK][25] == 1  # bob's checker is on the bar
+    assert view.position.sides[Player.WHITE][10] == 1
+    assert view.dice_used == (False, True)  # the 3 is played, the 2 is left
+    assert "has played 13/10* so far" in reply.text and " entered " not in reply.text
+
+
+async def test_a_play_awaiting_confirm_is_drawn(tmp_path: Path) -> None:
+    config = Config(game=GameConfig(auto_confirm=False))
+    service = await make(tmp_path, [3, 1], config)
+    await start(service, length=3)
+    reply = await service.move(HERE, ALICE, "8/5 6/5")
+    assert reply.ok and "Confirm" in reply.text
+    shown = reply.boards[-1]
+    assert shown.view.position.sides[Player.WHITE][5] == 2
+    assert shown.view.dice_used == (True, True)
+    assert shown.view.last_play is not None and shown.view.last_play.player is Player.WHITE
+    assert shown.position_id != START_ID
+    assert any(b.action is Action.CONFIRM for b in reply.buttons)
+
+
+# -- item 3: the variants' second stage ----------------------------------------------------
+
+
+async def test_acey_deucey_1930_names_the_reverse_side_owed(tmp_path: Path) -> None:
+    # 003 ch.12 (Acey-Deucey): "doublets ... play both sides" -- after four 3s, four 4s.
+    service = await make(tmp_path, [6, 5, 1, 2, 3, 3])
+    await start(service, variant="acey-deucey-1930")
+    reply = await service.move(HERE, ALICE, "in/22(4)")
+    assert reply.ok, reply.text
+    assert turn_lines(reply) == ["@alice to play 4-4 (the reverse side, four 4s, owed after "
+                                 "the 3-3)."]
+    assert reply.boards[-1].view.dice == (4, 4)  # the picture shows the dice being played
+    wrong = await service.move(HERE, ALICE, "in/22(4)")
+    assert not wrong.ok and "Now you play 4-4 (the reverse side" in wrong.text
+    assert "/move in/21(4)" in wrong.text
+    roll = await service.roll(HERE, ALICE)
+    assert not roll.ok and "play 4-4 (the reverse side" in roll.text
+
+
+async def test_acey_deucey_1930_names_the_chosen_doublet(tmp_path: Path) -> None:
+    # 003 ch.12: after the 1 and 2 of acey-deucy, the doublet of the player's choice.
+    service = await make(tmp_path, [6, 5, 1, 2, 1, 2])
+    await start(service, variant="acey-deucey-1930")
+    reply = await service.move(HERE, ALICE, "in/24 in/23")
+    assert reply.ok, reply.text
+    chose = await service.choose(HERE, ALICE, "6")
+    assert chose.ok, chose.text
+    assert turn_lines(chose) == ["@alice to play 6-6 (four 6s, owed after the 1-2)."]
+    assert chose.boards[-1].view.dice == (6, 6)
+    wrong = await service.move(HERE, ALICE, "in/24")
+    assert not wrong.ok and "Now you play 6-6 (four 6s" in wrong.text

@@ -142,7 +142,8 @@ def text_board(view: BoardView) -> str:
                      f"{view.players[cube.player].name} to take or pass")
     elif cube is not None:
         owner = "centred" if cube.player is None else f"owned by {view.players[cube.player].name}"
-        lines.append(f"     Cube: {cube.value if cube.place != 'centre' else 1} ({owner})")
+        value = view.cube.value if view.cube is not None else cube.value
+        lines.append(f"     Cube: {value} ({owner})")
     if view.last_play is not None and view.last_play.moves:
         moves = " ".join(str(m) for m in view.last_play.moves)
         lines.append(f"     Last play: {view.players[view.last_play.player].name} {moves}")

@@ -239,6 +239,11 @@ class Console:
             await self.show(await s.stats(self.place, actor, target))
 
         async def verify(actor: Actor, rest: str) -> None:
+            if rest and not rest.isdigit():
+                self.say(f"  (only you see this) {rest!r} is not a game number: write "
+                         "/verify with a number (e.g. /verify 1), or /verify alone for the "
+                         "last finished game here.")
+                return
             game_id = int(rest) if rest.isdigit() else None
             await self.show(await s.verify(self.place, actor, game_id))
 

@@ -124,3 +124,52 @@ async def test_acey_deucey_1930_names_the_chosen_doublet(tmp_path: Path) -> None
     assert chose.boards[-1].view.dice == (6, 6)
     wrong = await service.move(HERE, ALICE, "in/24")
     assert not wrong.ok and "Now you play 6-6 (four 6s" in wrong.text
+
+
+# -- item 7: the smaller texts ------------------------------------------------------------
+
+
+async def test_the_pips_refusal_when_nothing_was_played(tmp_path: Path) -> None:
+    service = await make(tmp_path, [2, 1])
+    await start(service, length=3)
+    reply = await service.move(HERE, ALICE, "13/7 8/7")
+    assert not reply.ok and reply.text == "13/7 is 6 pips but you rolled 2-1."
+
+
+async def test_the_ascii_board_shows_the_cube_of_an_automatic_double(tmp_path: Path) -> None:
+    # 004 'AUTOMATIC DOUBLES': a tie on the opening throw doubles the stake.
+    from render.ascii import text_board
+
+    service = await make(tmp_path, [3, 3, 3, 1])
+    await start(service, stake=1, rules={"automatic_doubles": "on"})
+    board = await service.board(HERE, ALICE)
+    assert board.ok, board.text
+    text = text_board(board.boards[-1].view)
+    assert "Cube: 2 (centred)" in text and "Cube: 1" not in text
+
+
+async def test_a_leaderboard_page_past_the_end_is_refused(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, length=1)
+    assert (await service.resign(HERE, BOB, "single")).ok
+    assert (await service.answer_resignation(HERE, ALICE, True)).ok
+    page = await service.leaderboard(HERE, ALICE, "rating", 2)
+    assert not page.ok and page.ephemeral
+    assert page.text == "The rating leaderboard has only 1 page: ask for page 1."
+    assert "page 1/1" in (await service.leaderboard(HERE, ALICE, "rating", 1)).text
+
+
+async def test_the_ai_is_not_on_the_rating_leaderboard(tmp_path: Path) -> None:
+    service = await make(tmp_path)
+    async with service.storage.transaction() as tx:
+        await tx.upsert_user(ALICE.id, ALICE.name)
+        await tx.upsert_user(99, "gnubot", True)
+        from bot.storage.interface import MatchStatus
+
+        await tx.insert_match(guild_id=HERE.guild_id, channel_id=HERE.channel_id,
+                              white_id=ALICE.id, black_id=99, variant="standard", rules={},
+                              length=1, stake=0, rated=False, status=MatchStatus.FINISHED)
+    rating = await service.leaderboard(HERE, ALICE, "rating")
+    assert rating.ok and "alice" in rating.text and "gnubot" not in rating.text
+    wins = await service.leaderboard(HERE, ALICE, "wins")
+    assert "gnubot" in wins.text  # the other lists still show every player

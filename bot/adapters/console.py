@@ -52,7 +52,8 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
             [variant=NAME] [option=value ...]
   /chouette join | leave [confirm] | start | suggest TEXT | status
   /rules  /help  /channel NAME  /quit
-  /demo                plays the rest of the game with the first legal play each turn"""
+  /demo                plays on with the first legal play each turn: to the end of the
+                       match, or of the current game in money play and chouettes"""
 
 
 ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL,
@@ -67,6 +68,12 @@ ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.
 def user_id(name: str) -> int:
     """A stable id for a console user name."""
     return 1_000_000 + zlib.crc32(name.strip().lower().encode())
+
+
+def last_board_number(folder: Path) -> int:
+    """The highest N of the ``board-N.png`` files in ``folder`` (0 when there are none)."""
+    numbers = [int(p.stem[6:]) for p in folder.glob("board-*.png") if p.stem[6:].isdigit()]
+    return max(numbers, default=0)
 
 
 def channel_id(name: str) -> int:
@@ -108,8 +115,10 @@ class Console:
             if item.caption:
                 self.say(item.caption)
             self.say(text_board(item.view))
-            self.counter += 1
             self.boards.mkdir(parents=True, exist_ok=True)
+            if not self.counter:  # a restart goes on after the boards already written
+                self.counter = last_board_number(self.boards)
+            self.counter += 1
             path = self.boards / f"board-{self.counter:04d}.png"
             png = await asyncio.to_thread(render_png, item.view,
                                           theme=self.service.config.render.theme)
@@ -120,6 +129,8 @@ class Console:
         for line in reply.notify:
             self.say(plain(line))
         if reply.buttons:
+            unknown = {u for b in reply.buttons for u in b.users} - set(self.names)
+            self.names.update(await self.service.user_names(unknown))
             parts = []
             for button in reply.buttons:
                 who = ", ".join(self.names.get(u, str(u)) for u in button.users)
@@ -308,7 +319,8 @@ class Console:
         }
 
     async def demo(self, limit: int = 2000) -> None:
-        """Play on with simple choices until the match or session ends (a demo aid).
+        """Play on with simple choices until the match ends, or in money play and chouettes
+        the current game (a demo aid).
 
         Rolls instead of doubling, takes every double, plays the first legal
         play the service suggests, chooses the first option.
@@ -336,6 +348,12 @@ class Console:
                 result = await self.service.move(self.place, actor, plays[0])
             await self.show(result)
             if not result.ok:
+                return
+            if any(b.view.game_over is not None and (
+                    b.view.money is not None or b.view.chouette is not None)
+                   for b in result.boards):
+                self.say("  /demo stops at the end of the game (money play and chouettes go "
+                         "on game after game): /demo again plays the next one.")
                 return
 
 

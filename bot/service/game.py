@@ -16,7 +16,7 @@ members.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -221,3 +221,21 @@ class GameService:
         except StorageError as error:  # the next round of the reminder loop tries again
             log.warning("reminders skipped this round: %s", error)
             return []
+
+    # --------------------------------------- issue 19: the habits of a real table
+
+    async def user_names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The stored names of ``user_ids`` (those known; for adapters that show names)."""
+        out: dict[int, str] = {}
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return out
+        try:
+            async with self.storage.snapshot() as tx:
+                for user_id in wanted:
+                    user = await tx.get_user(user_id)
+                    if user is not None:
+                        out[user_id] = user.name
+        except StorageError:
+            pass  # the ids are shown as they are
+        return out

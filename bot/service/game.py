@@ -36,6 +36,7 @@ from bot.service.reminders import Reminders
 from bot.service.replies import Action, Notice, Reply
 from bot.service.runner import ActionRunner
 from bot.service.seating import PAIR
+from bot.service.session import Sessions
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
@@ -79,7 +80,9 @@ class GameService:
         self.commands = Commands(self.runner, self.autoplay, self.endings, self.config)
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config)
         self.watch = Watch(self.runner)
-        self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch)
+        self.sessions = Sessions(self.runner, self.challenges)
+        self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
+                                 self.sessions)
         self.ai_turns = AITurns(self.runner, self.table, ai)
         self.info = InfoCommands(self.runner, self.config, ai)
         self.reminders = Reminders(self.runner, self.config)
@@ -174,8 +177,11 @@ class GameService:
         action = Action.ACCEPT_RESIGNATION if accept else Action.REJECT_RESIGNATION
         return await self.act(action, place, actor, expect=expect)
 
-    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        return await self.act(Action.FORFEIT, place, actor, expect=expect)
+    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None,
+                      confirm: bool = True) -> Reply:
+        """Confirmed unless ``confirm`` is False (players type /forfeit confirm)."""
+        return await self.act(Action.FORFEIT, place, actor,
+                              option="confirm" if confirm else None, expect=expect)
 
     async def claim(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         return await self.act(Action.CLAIM, place, actor, expect=expect)
@@ -239,3 +245,11 @@ class GameService:
         except StorageError:
             pass  # the ids are shown as they are
         return out
+
+    async def stop(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        """End the money session between games (:mod:`bot.service.session`)."""
+        return await self.act(Action.STOP, place, actor, expect=expect)
+
+    async def rematch(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        """Play the last match here again, same players and terms."""
+        return await self.act(Action.REMATCH, place, actor, expect=expect)

@@ -3,6 +3,7 @@ actions, built from the :class:`~bot.service.work.Work` that made it."""
 
 from __future__ import annotations
 
+from bot.service.between import may_stop
 from bot.service.drafts import draft_shown, stage_text
 from bot.service.replies import Action, Board, Button, Notice, Reply, notice
 from bot.service.views import board
@@ -78,7 +79,15 @@ def buttons(work: Work, game: Game) -> tuple[Button, ...]:
         out.append(Button(Action.UNDO, "Undo", (work.user(game.turn),)))
     if work.state.pending is not None and game.turn is not None:
         out.append(Button(Action.CONFIRM, "Confirm", (work.user(game.turn),)))
+    if may_stop(work.session, game, work.row.chouette_id is not None):
+        out.append(Button(Action.STOP, "End session", players(work)))
     return tuple(out)
+
+
+def players(work: Work) -> tuple[int, ...]:
+    """The two players' ids, without the AI's."""
+    ai = work.state.ai.user if work.state.ai is not None else None
+    return tuple(sorted(u for u in (work.row.white_id, work.row.black_id) if u != ai))
 
 
 def reply(work: Work, row: MatchRow) -> Reply:
@@ -93,6 +102,8 @@ def reply(work: Work, row: MatchRow) -> Reply:
         if waiting is not None:
             work.notify.append(turn_line(work, game, waiting))
         shown = work.seating.decorate(work, game, shown)
+    elif row.status is MatchStatus.FINISHED and row.chouette_id is None:
+        shown = (Button(Action.REMATCH, "Rematch", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
                  version=row.version, attachment=work.attachment)

@@ -173,3 +173,103 @@ async def test_the_ai_is_not_on_the_rating_leaderboard(tmp_path: Path) -> None:
     assert rating.ok and "alice" in rating.text and "gnubot" not in rating.text
     wins = await service.leaderboard(HERE, ALICE, "wins")
     assert "gnubot" in wins.text  # the other lists still show every player
+
+
+# -- item 9: ending a money session; /forfeit asks first ---------------------------------
+
+
+async def finish_first_game(service: GameService) -> object:
+    """Alice plays 3-1, bob resigns a single game: game 2 begins (opening 3-1 again)."""
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    assert (await service.resign(HERE, BOB, "single")).ok
+    return await service.answer_resignation(HERE, ALICE, True)
+
+
+async def test_forfeit_asks_for_confirmation_and_changes_nothing(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, length=3)
+    before = await service.board(HERE, ALICE)
+    asked = await service.act(Action.FORFEIT, HERE, BOB)
+    assert not asked.ok and asked.ephemeral
+    assert asked.text == ("Forfeiting is final: you lose this game (1 point) and the match: "
+                          "alice wins it. To give up only this game, /resign. To do it, "
+                          "/forfeit confirm.")
+    after = await service.board(HERE, ALICE)
+    assert after.version == before.version  # nothing changed
+    done = await service.act(Action.FORFEIT, HERE, BOB, option="confirm")
+    assert done.ok and "alice wins the match by forfeit" in done.text
+
+
+async def test_stop_ends_a_money_session_between_games(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 3, 1])
+    await start(service, stake=5)
+    assert all(b.action is not Action.STOP for b in (await service.board(HERE, BOB)).buttons)
+    ended = await finish_first_game(service)
+    assert ended.ok and "Game 2 begins" in ended.text  # type: ignore[attr-defined]
+    stop = [b for b in ended.buttons if b.action is Action.STOP]  # type: ignore[attr-defined]
+    assert stop and set(stop[0].users) == {ALICE.id, BOB.id} and stop[0].label == "End session"
+    reply = await service.stop(HERE, BOB)
+    assert reply.ok, reply.text
+    assert "bob ends the money session." in reply.text
+    assert "Session after 1 game(s): alice +1, bob -1 points (+5 / -5 at 5 a point)." in (
+        reply.text)
+    assert [b.action for b in reply.buttons] == [Action.REMATCH]
+    gone = await service.roll(HERE, ALICE)
+    assert not gone.ok and "no game in this channel" in gone.text
+
+
+async def test_stop_is_refused_during_a_game_and_in_a_match(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 3, 1])
+    await start(service, stake=1)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    during = await service.stop(HERE, BOB)
+    assert not during.ok and "A game is under way" in during.text
+    assert all(b.action is not Action.STOP for b in (await service.board(HERE, BOB)).buttons)
+    match = await make(tmp_path / "m", [3, 1])
+    reply = await match.challenge(Place(7, 71), ALICE, BOB, length=3)
+    assert reply.ok
+    assert (await match.accept(Place(7, 71), BOB)).ok
+    refused = await match.stop(Place(7, 71), ALICE)
+    assert not refused.ok and "/stop is for money sessions" in refused.text
+
+
+async def test_stop_before_anything_is_played_owes_nothing(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, stake=5)
+    reply = await service.stop(HERE, ALICE)
+    assert reply.ok and "No game was played: nobody owes anything." in reply.text
+
+
+# -- item 10: /rematch ---------------------------------------------------------------------
+
+
+async def test_rematch_challenges_again_with_the_same_terms(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 3, 1])
+    await start(service, length=1, variant="standard", rules={"jacoby": "off"})
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    assert (await service.resign(HERE, BOB, "single")).ok
+    won = await service.answer_resignation(HERE, ALICE, True)
+    assert won.ok and "wins the 1-point match" in won.text
+    button = next(b for b in won.buttons if b.action is Action.REMATCH)
+    assert set(button.users) == {ALICE.id, BOB.id}
+    stranger = await service.rematch(HERE, Actor(3, "carol"))
+    assert not stranger.ok and "Only the two players" in stranger.text
+    from bot.service.values import Expect
+
+    again = await service.act(Action.REMATCH, HERE, BOB,
+                              expect=Expect(won.version or 0, won.match_id))
+    assert again.ok, again.text
+    assert again.text.startswith("bob challenges alice to a 1-point match of Backgammon")
+    assert [b.action for b in again.buttons] == [Action.ACCEPT, Action.DECLINE]
+    async with service.storage.transaction() as tx:
+        row = await tx.open_match_in_channel(HERE.channel_id)
+    assert row is not None and (row.white_id, row.black_id, row.length) == (2, 1, 1)
+    assert row.rules["jacoby"] is False and row.rated
+    twice = await service.rematch(HERE, ALICE)
+    assert not twice.ok and "not over yet" in twice.text
+
+
+async def test_rematch_before_any_match_is_refused(tmp_path: Path) -> None:
+    service = await make(tmp_path)
+    reply = await service.rematch(HERE, ALICE)
+    assert not reply.ok and "No match has been played in this channel" in reply.text

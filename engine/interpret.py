@@ -375,8 +375,7 @@ def _explain_pips(turn: _Turn, board: _Board, hop: Hop) -> str:
             f"You have no dice left for {_hop_text(hop)}: your other moves already use "
             f"the {turn.dice} you rolled."
         )
-    if turn.used(board) == 0 or not _splits(turn.start().dice, src, dst):
-        # No die of the roll fits, whatever else was played first.
+    if turn.used(board) == 0:
         return f"{_hop_text(hop)} is {pips} but you rolled {turn.dice}."
     left = _dice_left(board.dice)
     return f"{_hop_text(hop)} is {pips} but you have only {left} left to play."
@@ -553,6 +552,11 @@ def _replay(turn: _Turn, hops: tuple[Hop, ...]) -> tuple[list[_Board], str | Non
 
 def _explain(turn: _Turn, typed: Sequence[TypedMove], hops: tuple[Hop, ...]) -> str:
     """Why the typed moves are not (part of) a legal play."""
+    first = typed[0].hops()[0] if typed and typed[0].hops() else None
+    if first is not None and first[0] > first[1] and not _splits(turn.start().dice, *first):
+        # The first move typed fits no die of the roll: say so, not what another move
+        # typed after it would leave ("only the 2 left" when nothing was played).
+        return _explain_pips(turn, turn.start(), first)
     finals, reason = _replay(turn, hops)
     if not finals:
         return reason or f"{format_typed(typed)} can't be played with {turn.dice}."

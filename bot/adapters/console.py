@@ -42,7 +42,8 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off
   /undo  /confirm  /choose OPTION
   /resign [single|gammon|backgammon]   /answer accept|reject
-  /board  /claim  /forfeit
+  /board  /claim  /forfeit [confirm]
+  /stop                ends a money session between games    /rematch  plays again
   /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
   /export              writes the match as a GNU Backgammon .mat file
   /hint  /analyze      the AI's advice for your decision; analysis of the last game
@@ -61,7 +62,7 @@ ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.
            "drop": Action.DROP, "beaver": Action.BEAVER, "move": Action.MOVE,
            "undo": Action.UNDO, "confirm": Action.CONFIRM, "choose": Action.CHOOSE,
            "resign": Action.RESIGN, "claim": Action.CLAIM, "forfeit": Action.FORFEIT,
-           "board": Action.BOARD}
+           "board": Action.BOARD, "stop": Action.STOP, "rematch": Action.REMATCH}
 """Console commands that are actions of the service's action table (same names)."""
 
 

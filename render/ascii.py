@@ -146,7 +146,10 @@ def text_board(view: BoardView) -> str:
         lines.append(f"     Cube: {value} ({owner})")
     if view.last_play is not None and view.last_play.moves:
         moves = " ".join(str(m) for m in view.last_play.moves)
-        lines.append(f"     Last play: {view.players[view.last_play.player].name} {moves}")
+        mover = view.players[view.last_play.player].name
+        own = "" if view.last_play.player == view.bottom else (
+            f" (in {mover}'s point numbers, from the top of this board)")
+        lines.append(f"     Last play: {mover} {moves}{own}")
     if lay.directions is not None:
         arrows = {-1: "<-", 1: "->"}
         parts = [f"{_mark(lay, p)} top {arrows[lay.directions[p][0]]} "

@@ -94,7 +94,8 @@ class Challenges:
         except (BackgammonError, ValueError) as error:
             return Reply.refuse(str(error)[:300])
         state = MatchState(hints=bool(hints or not rated),
-                           ai=AISeat(opponent.id, ai_level.name) if ai_level else None)
+                           ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
+                           orientation=self.config.render.orientation)
 
         async def body(tx: Transaction) -> Reply:
             existing = await tx.open_match_in_channel(place.channel_id)

@@ -46,8 +46,11 @@ def draft_text(work: Work, game: Game) -> str:
 
 
 def board_of(work: Work, game: Game) -> Board:
+    # One orientation per game: white (the challenger, a chouette's box) at the bottom,
+    # unless the match was made with the "on-roll" orientation.
+    viewer = None if work.state.orientation == "on-roll" else Player.WHITE
     return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game),
-                 draft=draft_shown(work.state, work.game_id, game))
+                 draft=draft_shown(work.state, work.game_id, game), viewer=viewer)
 
 
 def turn_line(work: Work, game: Game, waiting: Player) -> Notice:

@@ -103,6 +103,9 @@ class MatchState:
     pending: Draft | None = None
     """A complete play waiting for Confirm (``auto_confirm`` off)."""
     chouette: ChouetteGame | None = None
+    orientation: str = "challenger"
+    """How the board is turned: "challenger" (white at the bottom all game long) or
+    "on-roll" (the player on roll at the bottom); see ``render.orientation``."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -120,11 +123,13 @@ class MatchState:
             out["pending"] = self.pending.to_dict()
         if self.chouette is not None:
             out["chouette"] = self.chouette.to_dict()
+        if self.orientation != "challenger":
+            out["orientation"] = self.orientation
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
-        known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok"}
+        known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "orientation"}
         ai = data.get("ai")
         chouette = data.get("chouette")
         return cls(
@@ -134,6 +139,7 @@ class MatchState:
             draft=Draft.from_dict(data.get("draft")),
             pending=Draft.from_dict(data.get("pending")),
             chouette=ChouetteGame.from_dict(chouette) if isinstance(chouette, Mapping) else None,
+            orientation=str(data.get("orientation", "challenger")),
             extra={k: v for k, v in data.items() if k not in known})
 
 

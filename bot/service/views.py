@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.service.drafts import DraftShown, shown_dice
 from bot.service.replies import Board
@@ -149,6 +150,8 @@ def board(game: Game, session: Session, names: tuple[str, str], caption: str = "
           draft: DraftShown | None = None) -> Board:
     position_id, match_id = gnubg_ids(game, session,
                                       draft.position if draft is not None else None)
-    return Board(board_view(game, session, names, viewer=viewer, chouette=chouette,
-                            draft=draft), caption, position_id, match_id)
+    view = board_view(game, session, names, viewer=viewer, chouette=chouette, draft=draft)
+    if position_id:  # printed on the picture too (issue 19, item 5)
+        view = replace(view, ids=f"Position ID {position_id}  Match ID {match_id}".rstrip())
+    return Board(view, caption, position_id, match_id)
 

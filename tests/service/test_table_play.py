@@ -273,3 +273,42 @@ async def test_rematch_before_any_match_is_refused(tmp_path: Path) -> None:
     service = await make(tmp_path)
     reply = await service.rematch(HERE, ALICE)
     assert not reply.ok and "No match has been played in this channel" in reply.text
+
+
+# -- item 5: one orientation per game, the IDs on the picture ----------------------------
+
+
+async def test_the_board_keeps_one_orientation_all_game(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 4, 2])
+    await start(service, stake=1)
+    first = await service.move(HERE, ALICE, "8/5 6/5")
+    assert (await service.roll(HERE, BOB)).ok
+    second = await service.move(HERE, BOB, "8/4 6/4")
+    views = [r.boards[-1].view for r in (first, second)]
+    assert [v.turn for v in views] == [Player.BLACK, Player.WHITE]
+    assert [v.bottom for v in views] == [Player.WHITE, Player.WHITE]  # the challenger's
+
+
+async def test_the_on_roll_orientation_is_a_config_option(tmp_path: Path) -> None:
+    from bot.config import RenderConfig
+
+    config = Config(render=RenderConfig(orientation="on-roll"))
+    service = await make(tmp_path, [3, 1], config)
+    await start(service, stake=1)
+    reply = await service.move(HERE, ALICE, "8/5 6/5")
+    assert reply.boards[-1].view.bottom is Player.BLACK  # bob is on roll: he is at the bottom
+
+
+async def test_the_ids_are_printed_on_the_picture_and_the_last_play_says_whose_numbers(
+        tmp_path: Path) -> None:
+    from render.ascii import text_board
+
+    service = await make(tmp_path, [3, 1, 4, 2])
+    await start(service, stake=1)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    assert (await service.roll(HERE, BOB)).ok
+    reply = await service.move(HERE, BOB, "8/4 6/4")
+    shown = reply.boards[-1]
+    assert shown.view.ids == f"Position ID {shown.position_id}  Match ID {shown.match_id}"
+    text = text_board(shown.view)
+    assert "Last play: bob 8/4 6/4 (in bob's point numbers, from the top of this board)" in text

@@ -8,6 +8,7 @@ transaction; it checks who acts and when, applies the engine's transitions and l
 from __future__ import annotations
 
 from bot.config import Config
+from bot.service import takeback
 from bot.service.autoplay import AutoPlay, note_empty
 from bot.service.endings import Endings
 from bot.service.drafts import stage_owed, stage_text
@@ -193,15 +194,19 @@ class Commands:
             work.lines.append(f"{work.name(player)} will play {play_text(game, play)}: "
                               "Confirm, or Undo to change it.")
             return
+        game_id = work.game_id
         work.game = game.play(play, player)
         work.lines.append(f"{work.name(player)} plays {play_text(game, play)}.")
         await self.autoplay.after_play(work)
         await self.autoplay.auto(work)
+        takeback.hold_play(work, player, game, game_id)
 
     async def undo(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         """Take back the moves entered so far this turn (before the play is final)."""
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
+            if takeback.take_back(work, work.actor):  # a finished play, until the opponent acts
+                return
             game = expect_turn(work, player)
             if work.state.pending is not None:
                 work.state = work.state.with_(pending=None)
@@ -209,7 +214,8 @@ class Commands:
                 return
             draft = draft_text(work, game)
             if not draft or work.state.draft is None:
-                raise Refusal("Nothing to undo: a play is final once all its moves are made"
+                raise Refusal("Nothing to undo: no moves are entered this turn (a finished "
+                              "play can be taken back only until the opponent acts)"
                               + (" (turn on Confirm in the config to review plays first)."
                                  if self.config.game.auto_confirm else "."))
             parts = draft.split()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bot.service.between import may_stop
 from bot.service.drafts import draft_shown, stage_text
 from bot.service.replies import Action, Board, Button, Notice, Reply, notice
+from bot.service.takeback import unsettled_user
 from bot.service.views import board
 from bot.service.work import Work
 from bot.storage.interface import MatchRow, MatchStatus
@@ -82,6 +83,9 @@ def buttons(work: Work, game: Game) -> tuple[Button, ...]:
         out.append(Button(Action.UNDO, "Undo", (work.user(game.turn),)))
     if work.state.pending is not None and game.turn is not None:
         out.append(Button(Action.CONFIRM, "Confirm", (work.user(game.turn),)))
+    mover = unsettled_user(work)
+    if mover is not None:
+        out.append(Button(Action.UNDO, "Take back", (mover,)))
     if may_stop(work.session, game, work.row.chouette_id is not None):
         out.append(Button(Action.STOP, "End session", players(work)))
     return tuple(out)

@@ -312,3 +312,64 @@ async def test_the_ids_are_printed_on_the_picture_and_the_last_play_says_whose_n
     assert shown.view.ids == f"Position ID {shown.position_id}  Match ID {shown.match_id}"
     text = text_board(shown.view)
     assert "Last play: bob 8/4 6/4 (in bob's point numbers, from the top of this board)" in text
+
+
+# -- item 8: take back a finished play until the opponent acts -------------------------
+
+
+async def stored_kinds(service: GameService) -> list[tuple[str, object]]:
+    async with service.storage.transaction() as tx:
+        row = await tx.open_match_in_channel(HERE.channel_id)
+        assert row is not None
+        games = await tx.games_of_match(row.id)
+        return [(e.kind, e.data.get("moves")) for e in await tx.events(games[-1].id)]
+
+
+async def test_a_play_is_taken_back_and_only_the_final_play_is_recorded(
+        tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1, 6, 5])
+    await start(service, stake=1)
+    played = await service.move(HERE, ALICE, "13/10 24/23")  # a typo for 8/5 6/5
+    assert played.ok and "alice plays 24/23 13/10" in played.text
+    take_back = [b for b in played.buttons if b.label == "Take back"]
+    assert take_back and take_back[0].action is Action.UNDO and take_back[0].users == (
+        ALICE.id,)
+    assert [k for k, _ in await stored_kinds(service)] == ["opening"]  # not final yet
+    undone = await service.undo(HERE, ALICE)
+    assert undone.ok and "alice takes back the play" in undone.text
+    assert turn_lines(undone) == ["@alice to play 3-1."]
+    assert undone.boards[-1].position_id == START_ID
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    rolled = await service.roll(HERE, BOB)  # bob acts: alice's play is final
+    assert rolled.ok and "bob rolled 6-5" in rolled.text
+    assert all(b.label != "Take back" for b in rolled.buttons)
+    late = await service.undo(HERE, ALICE)
+    assert not late.ok and "not your turn" in late.text
+    kinds = await stored_kinds(service)
+    assert [k for k, _ in kinds] == ["opening", "play", "roll"]
+    assert kinds[1][1] == [[8, 5, False], [6, 5, False]]  # only the final play
+
+
+async def test_a_double_ends_the_chance_and_a_restart_keeps_it(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, stake=1)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    # A new process on the same database (no cache): the play may still be taken back.
+    again = GameService(service.storage, Config(), dice=Script([]))
+    board = await again.board(HERE, BOB)
+    assert any(b.label == "Take back" for b in board.buttons)
+    assert board.boards[-1].view.position.sides[Player.WHITE][5] == 2
+    doubled = await again.double(HERE, BOB)
+    assert doubled.ok
+    refused = await again.undo(HERE, ALICE)
+    assert not refused.ok and "Nothing to undo" in refused.text  # she must answer now
+    assert [k for k, _ in await stored_kinds(again)] == ["opening", "play", "double"]
+
+
+async def test_nothing_to_take_back_for_the_opponent(tmp_path: Path) -> None:
+    service = await make(tmp_path, [3, 1])
+    await start(service, stake=1)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    refused = await service.undo(HERE, BOB)
+    assert not refused.ok and "Nothing to undo" in refused.text
+    assert any(b.label == "Take back" for b in (await service.board(HERE, BOB)).buttons)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from bot.config import Config
 from bot.service import takeback
 from bot.service.autoplay import AutoPlay, note_empty
-from bot.service.endings import Endings
 from bot.service.drafts import stage_owed, stage_text
+from bot.service.endings import Endings
 from bot.service.limits import clean
 from bot.service.present import dice_text, draft_text, example, play_text
 from bot.service.replies import Refusal, Reply

@@ -133,7 +133,9 @@ async def test_a_chouette_game_from_open_to_the_leaderboard(fake: FakeDiscord, t
         assert "carol drops (a partner's own answer; the captain bob answers for the team)" in (
             answered.text)
         assert "Partners' answers: carol drops." in answered.text
-        assert button_users(answered, "Take") == sorted([bob.id, carol.id])
+        # carol has answered: only the captain is asked now (issue 19, item 7)
+        assert button_users(answered, "Take") == [bob.id]
+        assert f"<@{carol.id}>: answer the box's double" not in answered.content
 
         record = await fake.click(bob, answered, "Take")
         taken = await record.public()

@@ -122,7 +122,9 @@ async def test_double_taken_then_dropped_and_refusals(fake: FakeDiscord, tmp_pat
         record = await fake.slash(alice, "move", moves="8/5 6/5")
         board = await record.public()
         assert "alice plays 8/5 6/5" in board.text
-        assert board.labels() == ["Roll", "Double"]
+        # alice may take her play back until bob acts (issue 19, item 8)
+        assert board.labels() == ["Roll", "Double", "Take back"]
+        assert button_users(board, "Take back") == [alice.id]
         assert button_users(board, "Double") == [bob.id]
 
         wrong = await fake.click(alice, board, "Double")
@@ -329,8 +331,8 @@ async def test_the_draft_the_stage_and_the_match_id_are_shown(fake: FakeDiscord,
     from engine.gnubgid import decode_match_id, decode_position_id
     from engine.player import Player
 
-    h = Host(fake, tmp_path, Script([3, 2, 6, 5, 1, 2, 3, 3]))
-    alice, bob, carol = users(fake)
+    h = Host(fake, tmp_path, Script([3, 2]))
+    alice, bob, _ = users(fake)
     await h.start()
     try:
         board = await start_game(fake, alice, bob, length=3)

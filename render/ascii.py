@@ -24,6 +24,7 @@ the viewer, middle: centred); used dice are in parentheses.
 
 from __future__ import annotations
 
+from engine.notation import format_moves
 from engine.player import Player
 from render.layout import STACK_CAPACITY, Layout, Stack, build
 from render.view import BoardView
@@ -145,7 +146,7 @@ def text_board(view: BoardView) -> str:
         value = view.cube.value if view.cube is not None else cube.value
         lines.append(f"     Cube: {value} ({owner})")
     if view.last_play is not None and view.last_play.moves:
-        moves = " ".join(str(m) for m in view.last_play.moves)
+        moves = view.last_play.text or format_moves(view.last_play.moves)
         mover = view.players[view.last_play.player].name
         own = "" if view.last_play.player == view.bottom else (
             f" (in {mover}'s point numbers, from the top of this board)")

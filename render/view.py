@@ -112,6 +112,8 @@ class LastPlay:
 
     player: Player
     moves: tuple[Move, ...]
+    text: str = ""
+    """The play in the variant's canonical notation ("" = written from ``moves``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from engine.errors import (
 )
 from engine.game import Game, Phase
 from engine.move import Play
+from engine.notation import format_typed, parse_moves
 from engine.player import Player
 from engine.variant import Stage
 
@@ -161,6 +162,7 @@ class Commands:
             except IncompletePlayError as error:
                 if not typed:
                     raise
+                combined = format_typed(parse_moves(combined))  # "13-10" is written 13/10
                 work.state = work.state.with_(
                     draft=Draft(work.game_id, len(game.record), combined), pending=None)
                 work.lines.append(f"{work.name(player)} has played {combined} so far. {error}")

@@ -16,6 +16,7 @@ from engine.gnubgid import (
     encode_position_id,
 )
 from engine.match import Match, Session
+from engine.move import Play
 from engine.player import Player
 from engine.position import Position
 from engine.record import PlayMade
@@ -40,7 +41,8 @@ def last_play(game: Game) -> LastPlay | None:
     """The most recent play with at least one move, for highlighting."""
     for event in reversed(game.record):
         if isinstance(event, PlayMade) and event.moves:
-            return LastPlay(event.player, event.moves)
+            return LastPlay(event.player, event.moves,
+                            game.variant.format_play(Play(event.moves, (), game.position)))
     return None
 
 
@@ -91,7 +93,8 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
     variant_title = "" if isinstance(game.variant, StandardBackgammon) else game.variant.title
     shown_last = last_play(game)
     if draft is not None and draft.moves and game.turn is not None:
-        shown_last = LastPlay(game.turn, draft.moves)
+        shown_last = LastPlay(game.turn, draft.moves, game.variant.format_play(
+            Play(draft.moves, (), draft.position)))
     return BoardView(
         position=draft.position if draft is not None else game.position,
         geometry=tuple(game.variant.opposite),

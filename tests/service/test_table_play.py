@@ -373,3 +373,20 @@ async def test_nothing_to_take_back_for_the_opponent(tmp_path: Path) -> None:
     refused = await service.undo(HERE, BOB)
     assert not refused.ok and "Nothing to undo" in refused.text
     assert any(b.label == "Take back" for b in (await service.board(HERE, BOB)).buttons)
+
+
+async def test_one_play_is_written_one_way(tmp_path: Path) -> None:
+    """Issue 19, item 7: the text, the ASCII board's last play and a draft all write a
+    play in the canonical notation, whatever order and form it was typed in."""
+    from render.ascii import text_board
+
+    service = await make(tmp_path, [3, 1])
+    await start(service, stake=1)
+    reply = await service.move(HERE, ALICE, "6-5 8-5")
+    assert reply.ok and "alice plays 8/5 6/5." in reply.text
+    assert "Last play: alice 8/5 6/5" in text_board(reply.boards[-1].view)
+    other = await make(tmp_path / "c", [3, 1])
+    await other.challenge(HERE, ALICE, BOB, stake=1)
+    await other.accept(HERE, BOB)
+    draft = await other.move(HERE, ALICE, "8-5")
+    assert draft.ok and "alice has played 8/5 so far" in draft.text

@@ -213,6 +213,28 @@ _DESCRIPTIONS: dict[Enum, str] = {
     ),
 }
 
+MILTON_BRADLEY = "Milton Bradley 1973"
+"""000: Milton Bradley (E.S. Lowe), *Backgammon*, 1973."""
+MODERN = "the modern rules"
+"""001 and 002: the modern rules sheets."""
+BOYDEN = "Boyden 1930"
+"""003: Elizabeth Clark Boyden, *The New Backgammon*, 1930."""
+PARKER = "Parker Brothers"
+"""004: Parker Brothers, *Modern Backgammon*."""
+BOOKS = {"000": MILTON_BRADLEY, "001": MODERN, "002": MODERN, "003": BOYDEN, "004": PARKER}
+"""The rule books by file number, as players know them (for texts players read)."""
+
+_NO_GAMMONS: dict[ScoringMethod, str] = {
+    ScoringMethod.COMBINED_1: (
+        "by games (single games only), times 2/3/4 when the loser still has a checker in "
+        "his outer table / the winner's outer table / the winner's home board or the bar"
+    ),
+    ScoringMethod.COMBINED_2: "one point a checker not borne off (no gammons)",
+    ScoringMethod.COMBINED_CHECKERS_1: "1/2/3/4 points a checker by table (no gammons)",
+    ScoringMethod.COMBINED_CHECKERS_2: "1/2/4/8 points a checker by table (no gammons)",
+}
+"""The scoring methods that multiply for gammons, in a variant that scores none."""
+
 _TRUE = {"on", "yes", "true", "1", "y"}
 _FALSE = {"off", "no", "false", "0", "n"}
 _NONE = {"none", "no limit", "unlimited", "off", "-"}
@@ -313,25 +335,36 @@ class RuleOptions:
 
     # -- descriptions ---------------------------------------------------------
 
-    def describe(self, variant: str | None = None) -> list[str]:
-        """One line per option, for the /rules command.
+    def describe(self, variant: str | None = None, *, money: bool | None = None,
+                 opening: OpeningMethod | None = None, gammons: bool = True) -> list[str]:
+        """One line per option that applies, for the /rules command.
 
         ``variant`` (a registry name such as ``"acey-deucey"``) limits the
         variant-only options to that variant's; ``None`` lists them all, each
-        naming its variant.
+        naming its variant.  ``money`` True leaves out what applies to matches only
+        (the Crawford rule), False what applies to money play only (beavers, the
+        Jacoby rule); None lists both.  ``opening`` is the opening the variant
+        really uses (:meth:`engine.variant.Variant.opening_method`; default this
+        option's own) and ``gammons`` whether the variant scores gammons under these
+        options (:meth:`engine.variant.Variant.gammons_counted`), so that the lines
+        never contradict the variant's own rules.  Books are named as players know
+        them (``Boyden 1930, ch.4``), never by file.
         """
         bg = str(self.backgammon_value)
+        start = opening or self.opening
         lines = []
         if self.cube:
             cube = "doubling cube: on"
             if self.max_cube:
                 cube += f" (up to {self.max_cube})"
             lines.append(cube)
-            lines.append(f"beavers: {'on' if self.beavers else 'off'}")
-            lines.append(
-                f"Jacoby rule (money play): {'on' if self.jacoby else 'off'}"
-            )
-            lines.append(f"Crawford rule (matches): {'on' if self.crawford else 'off'}")
+            if money is not False:
+                lines.append(f"beavers: {'on' if self.beavers else 'off'}")
+                lines.append(
+                    f"Jacoby rule (money play): {'on' if self.jacoby else 'off'}"
+                )
+            if money is not True:
+                lines.append(f"Crawford rule (matches): {'on' if self.crawford else 'off'}")
         else:
             lines.append("doubling cube: off")
         if self.automatic_doubles:
@@ -340,14 +373,23 @@ class RuleOptions:
             lines.append(f"automatic doubles on opening ties: on ({limit})")
         else:
             lines.append("automatic doubles on opening ties: off")
-        lines.append("scoring: " + _DESCRIPTIONS[self.scoring].format(bg=bg))
-        if self.scoring is ScoringMethod.GAMES and self.backgammon_value != 3:
-            lines.append(f"a backgammon counts {bg} times the stake")
-        if self.scoring in (ScoringMethod.COMBINED_2, ScoringMethod.COMBINED_CHECKERS_1,
-                            ScoringMethod.COMBINED_CHECKERS_2) and self.backgammon_value != 3:
-            lines.append("backgammon_value applies to scoring by games and combined-1; this "
-                         "scoring triples a backgammon, as its book says (003 ch.6 III, 004)")
-        lines.append("opening throw: " + _DESCRIPTIONS[self.opening])
+        if gammons:
+            lines.append("scoring: " + _DESCRIPTIONS[self.scoring].format(bg=bg))
+            if self.scoring is ScoringMethod.GAMES and self.backgammon_value != 3:
+                lines.append(f"a backgammon counts {bg} times the stake")
+            if self.scoring in (ScoringMethod.COMBINED_2, ScoringMethod.COMBINED_CHECKERS_1,
+                                ScoringMethod.COMBINED_CHECKERS_2) \
+                    and self.backgammon_value != 3:
+                lines.append("backgammon_value applies to scoring by games and combined-1; "
+                             "this scoring triples a backgammon, as its books say "
+                             f"({BOYDEN} ch.6 III, {PARKER})")
+        elif self.scoring is ScoringMethod.GAMES:
+            lines.append("scoring: by games, every game a single game (no gammons or "
+                         "backgammons)")
+        else:
+            lines.append("scoring: " + _NO_GAMMONS.get(self.scoring, _DESCRIPTIONS[
+                self.scoring].format(bg=bg)))
+        lines.append("opening throw: " + _DESCRIPTIONS[start])
         lines.append(
             "next game: "
             + ("the winner of a single game throws first; after a gammon both throw again"
@@ -355,27 +397,30 @@ class RuleOptions:
         )
         lines.append(
             "only one die playable: "
-            + ("the higher must be played (001, 002)" if self.higher_die is HigherDie.REQUIRED
-               else "play either (003 ch.3 V)")
+            + (f"the higher must be played ({MODERN})" if self.higher_die is HigherDie.REQUIRED
+               else f"play either ({BOYDEN}, ch.3 V)")
         )
         if self.cube:
             lines.append(
                 "doubling: "
                 + ("before any throw of your own, also an extra throw or the opening re-throw "
-                   "(003 ch.4 II, 004)" if self.double_before_any_throw
-                   else "only at the start of your turn, before rolling (002)")
+                   f"({BOYDEN}, ch.4 II; {PARKER})" if self.double_before_any_throw
+                   else f"only at the start of your turn, before rolling ({MODERN})")
             )
             lines.append(
                 "a refused double: "
-                + ("the game is scored as it stands, a gammon or backgammon if it is one "
-                   "(003 ch.4 II, 004)" if self.drop_scoring is DropScoring.AS_IT_STANDS
-                   else "a single game at the cube value (001, 002)")
+                + ("the game is scored as it stands"
+                   + (", a gammon or backgammon if it is one" if gammons else "")
+                   + f" ({BOYDEN}, ch.4 II; {PARKER})"
+                   if self.drop_scoring is DropScoring.AS_IT_STANDS
+                   else f"a single game at the cube value ({MODERN})")
             )
-        if self.automatic_doubles:
+        if self.automatic_doubles and (opening is None or start.dice_each == 2):
             lines.append(
                 "automatic doubles with a two-dice opening: "
-                + ("every tie doubles (000 rule 5)" if self.automatic_doubles_two_dice
-                   else "none; only ties of a single die each double (003 ch.4 I)")
+                + (f"every tie doubles ({MILTON_BRADLEY}, rule 5)"
+                   if self.automatic_doubles_two_dice
+                   else f"none; only ties of a single die each double ({BOYDEN}, ch.4 I)")
             )
         if variant in (None, "acey-deucey"):
             tag = " (Acey-Deucey)" if variant is None else ""
@@ -394,10 +439,10 @@ class RuleOptions:
             lines.append(
                 f"entering{tag}: "
                 + ("no man moves in a throw (or side of a doublet) that starts with two or "
-                   "more men to enter (003 ch.10 IV)"
+                   f"more men to enter ({BOYDEN}, ch.10 IV)"
                    if self.russian_entering is RussianEntering.LAST_MAN
                    else "once the last man is in, the rest of the throw moves men "
-                        "(003 ch.10 III 2)")
+                        f"({BOYDEN}, ch.10 III 2)")
             )
         return lines
 

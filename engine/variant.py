@@ -156,7 +156,7 @@ class Variant(ABC):
     cube_allowed: ClassVar[bool] = True
     scores_gammons: ClassVar[bool] = True
     sources: ClassVar[tuple[str, ...]] = ()
-    """Rule-book citations, for /rules."""
+    """The rule books, named as players know them ("Boyden 1930, ch.12"), for /rules."""
 
     # board -------------------------------------------------------------------
 
@@ -272,14 +272,23 @@ class Variant(ABC):
 
     # presentation ------------------------------------------------------------
 
-    def describe(self) -> list[str]:
-        """Lines for /rules."""
+    def describe(self, rules: RuleOptions | None = None) -> list[str]:
+        """Lines for /rules: the title, then this variant's own rules as they play under
+        ``rules`` (default: the default options).  The agreed options themselves are
+        described by :meth:`rule_lines`, so these lines do not repeat them."""
         lines = [self.title]
         if not self.cube_allowed:
             lines.append("no doubling cube")
         if not self.scores_gammons:
             lines.append("gammons and backgammons are not scored")
         return lines
+
+    def rule_lines(self, rules: RuleOptions, *, money: bool | None = None) -> list[str]:
+        """The options ``rules`` as they apply in this variant (for /rules): its own
+        opening, its scoring of gammons, its variant-only options, and only the
+        options of money play (``money`` True) or of matches (False)."""
+        return rules.describe(self.name, money=money, opening=self.opening_method(rules),
+                              gammons=self.gammons_counted(rules))
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self)
@@ -297,7 +306,8 @@ class StandardBackgammon(Variant):
     name = "standard"
     title = "Backgammon"
     aliases = ("backgammon", "bg")
-    sources = ("001_1fd58179962334fd.txt", "002_de81a0fe2cc80ee1.txt")
+    sources = ("the modern rules", "Boyden 1930, ch.3", "Milton Bradley 1973",
+               "Parker Brothers")
 
     def initial_position(self) -> Position:
         return Position.standard()

@@ -25,13 +25,13 @@ import zlib
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from bot.ai.runner import runner_from_config
 from bot.config import Config
 from bot.service.boot import storage_for, where
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply, plain
+from bot.service.replies import Action, Picture, PictureKind, Reply, plain
 from bot.service.values import Actor, Place
 
 GUILD = 1
@@ -44,9 +44,13 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /resign [single|gammon|backgammon]   /answer accept|reject
   /board  /claim  /forfeit [confirm]
   /stop                ends a money session between games    /rematch  plays again
-  /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game id]
-  /export              writes the match as a GNU Backgammon .mat file
-  /hint  /analyze      the AI's advice for your decision; analysis of the last game
+  /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game]
+  /export [mat|sgf] [game=N]   writes the match as a .mat file, or .sgf (for analysis in
+                       GNU Backgammon: it carries the rules); game=N: a chouette table's game
+  /history [game]      the moves, dice and cube actions of the match (or of game N)
+  /hint  /analyze [game] [match] [depth=expert]   the AI's advice for your decision;
+                       analysis of a finished game (default the last) or the whole match
+  /replay [game]       the game as an animated GIF in the boards folder
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
   /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
@@ -55,6 +59,22 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /rules  /help  /channel NAME  /quit
   /demo                plays on with the first legal play each turn: to the end of the
                        match, or of the current game in money play and chouettes"""
+
+
+def draw_picture(picture: Picture, theme: str) -> bytes:
+    """The bytes of a reply's picture (the console draws in a thread)."""
+    content: Any = picture.content
+    if picture.kind is PictureKind.REPLAY:
+        from render.replay import render_replay
+        return render_replay(content, theme=theme).data
+    if picture.kind is PictureKind.CHART:
+        from render.chart import render_chart
+        return render_chart(content, theme=theme)
+    if picture.kind is PictureKind.CARD:
+        from render.card import render_card
+        return render_card(content, theme=theme)
+    from render.summary import render_summary
+    return render_summary(content, theme=theme)
 
 
 ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL,
@@ -142,6 +162,14 @@ class Console:
             path = self.boards / name
             path.write_bytes(data)
             self.say(f"  file written: {path}")
+        for picture in reply.pictures:  # issue 18: drawn in a thread, written to boards/
+            self.counter += 1
+            self.boards.mkdir(parents=True, exist_ok=True)
+            path = self.boards / f"{self.counter:04d}-{picture.filename}"
+            data = await asyncio.to_thread(draw_picture, picture,
+                                           self.service.config.render.theme)
+            path.write_bytes(data)
+            self.say(f"  picture: {path}\n  (alt text) {picture.alt_text}")
 
     async def who_must_act(self) -> str:
         """The name of the player the game in this channel waits for, if any."""
@@ -181,7 +209,8 @@ class Console:
             return True
         if not name:
             name = await self.who_must_act() or self.current
-        if not name and command not in ("board", "leaderboard", "rules", "verify"):
+        if not name and command not in ("board", "leaderboard", "rules", "verify", "history",
+                                         "export"):
             self.say('  Who is acting? Write "name: /command".')
             return True
         actor = self.actor(name or "console")
@@ -251,16 +280,15 @@ class Console:
             await self.show(await s.stats(self.place, actor, target))
 
         async def verify(actor: Actor, rest: str) -> None:
-            if rest and not rest.isdigit():
-                self.say(f"  (only you see this) {rest!r} is not a game number: write "
-                         "/verify with a number (e.g. /verify 1), or /verify alone for the "
-                         "last finished game here.")
+            number, ok = game_number(rest)
+            if not ok:
+                self.say(f"  (only you see this) /verify takes a game number as the channel "
+                         f"shows it (\"Game 2 begins\"), not {rest[:20]!r}.")
                 return
-            game_id = int(rest) if rest.isdigit() else None
-            await self.show(await s.verify(self.place, actor, game_id))
+            await self.show(await s.verify(self.place, actor, number))
 
         async def rules(actor: Actor, rest: str) -> None:
-            await self.show(await s.rules(rest or None))
+            await self.show(await s.rules(rest or None, self.place))
 
         async def demo(actor: Actor, rest: str) -> None:
             await self.demo()
@@ -305,18 +333,51 @@ class Console:
                 self.say("  (only you see this) /chouette open|join|leave|start|suggest|status")
 
         async def export(actor: Actor, rest: str) -> None:
-            await self.show(await s.export(self.place, actor))
+            fmt, number = "mat", None
+            for word in rest.split():
+                key, eq, value = word.partition("=")
+                if not eq:  # /export sgf
+                    key, value = "format", key
+                if key.lower() == "format":
+                    fmt = value
+                elif key.lower() == "game" and value.isdigit():
+                    number = int(value)
+                else:
+                    self.say("  (only you see this) /export [mat|sgf] [game=N] (format=sgf "
+                             f"for analysis in GNU Backgammon), not {word[:20]!r}.")
+                    return
+            await self.show(await s.export(self.place, actor, fmt, number))
+
+        async def history(actor: Actor, rest: str) -> None:
+            number, ok = game_number(rest)
+            if not ok:
+                self.say(f"  (only you see this) /history [game number], not {rest[:20]!r}.")
+                return
+            await self.show(await s.history(self.place, actor, number))
 
         async def hint(actor: Actor, rest: str) -> None:
             await self.show(await s.hint(self.place, actor))
 
+        # pictures (issue 18): /replay [game]; /analyze [game] [match] [depth=expert]
         async def analyze(actor: Actor, rest: str) -> None:
-            await self.show(await s.analyze(self.place, actor))
+            words = rest.split()
+            number = next((int(w) for w in words if w.isdigit()), None)
+            depth = next((w.split("=", 1)[1] for w in words if w.startswith("depth=")), None)
+            await self.show(await s.analyze(self.place, actor, number, depth,
+                                            whole_match="match" in words))
+
+        async def replay(actor: Actor, rest: str) -> None:
+            word = rest.strip()
+            if word and not word.isdigit():
+                self.say("  (only you see this) /replay [game number], e.g. /replay 2")
+                return
+            await self.show(await s.replay(self.place, actor, int(word) if word else None))
 
         return {
             "challenge": challenge, "answer": answer, "leaderboard": leaderboard,
             "stats": stats, "verify": verify, "rules": rules, "export": export, "hint": hint,
-            "analyze": analyze, "demo": demo, "chouette": chouette,
+            "analyze": analyze, "demo": demo, "chouette": chouette, "replay": replay,
+            "history": history,  # issue 19 item 11
         }
 
     async def demo(self, limit: int = 2000) -> None:
@@ -356,6 +417,14 @@ class Console:
                 self.say("  /demo stops at the end of the game (money play and chouettes go "
                          "on game after game): /demo again plays the next one.")
                 return
+
+
+def game_number(text: str) -> tuple[int | None, bool]:
+    """A game number typed after /verify or /history: (number or None, readable)."""
+    text = text.strip().removeprefix("game=").lstrip("#")
+    if not text:
+        return None, True
+    return (int(text), True) if text.isascii() and text.isdigit() else (None, False)
 
 
 async def _run(config: Config, lines: Iterable[str] | None, boards: Path,

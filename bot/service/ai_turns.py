@@ -63,7 +63,8 @@ def merge(replies: list[Reply]) -> Reply:
     last = replies[-1]
     finished = tuple(b for r in replies[:-1] for b in r.boards if b.view.game_over is not None)
     text = "\n".join(r.text for r in replies if r.text)
-    return replace(last, text=text, boards=finished + last.boards)
+    pictures = tuple(p for r in replies for p in r.pictures)
+    return replace(last, text=text, boards=finished + last.boards, pictures=pictures)
 
 
 class AITurns:

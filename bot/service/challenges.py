@@ -122,7 +122,7 @@ class Challenges:
         terms = (f"a {length}-point match" if length else
                  ("money play" + (f" at {stake} a point" if stake else "")))
         text = (f"{actor.name} challenges {opponent.name} to {terms} of {variant_cls.title}.\n"
-                f"Rules: {'; '.join(rule_options.describe())}.")
+                f"Rules: {'; '.join(variant_cls().rule_lines(rule_options, money=not length))}.")
         if ai_level is not None:
             assert self.ai_actor is not None
             started = await self.accept(place, self.ai_actor)

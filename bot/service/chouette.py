@@ -131,7 +131,7 @@ class ChouetteService:
             await tx.set_chouette_members(new.id, [(actor.id, None)])
             text = (f"{actor.name} opens a chouette of {variant_cls.title}.\n"
                     f"Table: {'; '.join(options.describe())}.\n"
-                    f"Rules: {'; '.join(rule_options.describe())}.\n"
+                    f"Rules: {'; '.join(variant_cls().rule_lines(rule_options, money=True))}.\n"
                     f"Join with /chouette join; /chouette start when {options.min_players} "
                     "or more are at the table.")
             return Reply(ok=True, text=text)
@@ -154,6 +154,9 @@ class ChouetteService:
             else:
                 text += (f" {table.options.min_players - len(table.members)} more needed to "
                          "start.")
+            advice = table.split_advice  # 003 ch.5: above five players, split the table
+            if advice:
+                text += f"\n{advice}"
             return Reply(ok=True, text=text)
 
         return await self._run(place, actor, body)

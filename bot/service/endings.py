@@ -8,7 +8,9 @@ writes commits or rolls back with that action.
 from __future__ import annotations
 
 from bot.service import fairdice, present, ratings
+from bot.service.records import game_number
 from bot.service.runner import ActionRunner
+from bot.service.showing import add_match_summary
 from bot.service.work import Work
 from bot.storage.interface import GameStatus, LedgerEntry, MatchStatus, RatingRow
 from engine.match import Match, MoneySession
@@ -72,9 +74,10 @@ class Endings:
             game_row, status=GameStatus.FINISHED, winner_id=work.user(result.winner),
             result=result.to_dict(), finished_at=self.runner.now())
         work.lines.append(describe_result(work, result))
+        number = game_number(game_row, work.state)  # the channel's numbering (records.py)
         work.lines.append(
-            f"Dice seed of game {game_row.number}: {game_row.seed} (its SHA-256 "
-            f"{game_row.seed_hash} was published at the start): /verify {game_row.id} "
+            f"Dice seed of game {number}: {game_row.seed} (its SHA-256 "
+            f"{game_row.seed_hash} was published at the start): /verify {number} "
             "checks every roll.")
         work.session = work.session.add_game(result)
         work.boards.append(present.board_of(work, game))
@@ -114,6 +117,7 @@ class Endings:
             await self.next_game(work)
 
     async def end_match(self, work: Work, winner: Player) -> None:
+        await add_match_summary(work, winner)  # the summary picture (issue 18)
         work.match_status = MatchStatus.FINISHED
         work.match_winner = work.user(winner)
         session = work.session

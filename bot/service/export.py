@@ -10,7 +10,7 @@ for what the format cannot hold: :class:`~engine.formats.matfile.MatExportError`
 
 from __future__ import annotations
 
-from bot.storage.interface import MatchRow, Transaction
+from bot.storage.interface import GameStatus, MatchRow, Transaction
 from engine.formats.matfile import MatGame, export_match
 from engine.formats.sgf import export_sgf
 from engine.player import Player
@@ -37,7 +37,7 @@ async def _stored_games(tx: Transaction,
                                          variant=match_row.variant, rules=match_row.rules,
                                          score=(score[0], score[1])))
         result = row.result
-        if row.status == "finished" and result is not None:
+        if row.status is GameStatus.FINISHED and result is not None:
             winner = Player[str(result["winner"]).upper()]
             score[winner] += int(result["points"])
     return names, games

@@ -15,6 +15,7 @@ members.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
@@ -32,11 +33,14 @@ from bot.service.commands import Commands
 from bot.service.concede import Concessions
 from bot.service.endings import Endings
 from bot.service.info import InfoCommands
+from bot.service.records import Records
 from bot.service.reminders import Reminders
 from bot.service.replies import Action, Notice, Reply
+from bot.service.rulebook import RuleBook
 from bot.service.runner import ActionRunner
 from bot.service.seating import PAIR
 from bot.service.session import Sessions
+from bot.service.showing import Pictures
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
@@ -201,8 +205,9 @@ class GameService:
     async def hint(self, place: Place, actor: Actor) -> Reply:
         return await guarded(self.info.hint(place, actor))
 
-    async def analyze(self, place: Place, actor: Actor) -> Reply:
-        return await guarded(self.info.analyze(place, actor))
+    async def analyze(self, place: Place, actor: Actor, game: int | None = None,
+                      depth: str | None = None, whole_match: bool = False) -> Reply:
+        return await guarded(self.info.analyze(place, actor, game, depth, whole_match))
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
@@ -211,14 +216,16 @@ class GameService:
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
         return await guarded(self.info.stats(place, actor, user))
 
-    async def export(self, place: Place, actor: Actor) -> Reply:
-        return await guarded(self.info.export(place, actor))
+    async def export(self, place: Place, actor: Actor, fmt: str = "mat",
+                     game: int | None = None) -> Reply:
+        return await guarded(self.records.export(place, actor, fmt, game))
 
-    async def rules(self, variant: str | None = None) -> Reply:
-        return await guarded(self.info.rules(variant))
+    async def rules(self, variant: str | None = None, place: Place | None = None) -> Reply:
+        return await guarded(self.rulebook.rules(variant, place))
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
-        return await guarded(self.info.verify(place, actor, game_id))
+        """``game_id``: the game's number as the channel shows it (see :mod:`.records`)."""
+        return await guarded(self.records.verify(place, actor, game_id))
 
     async def due_reminders(self) -> list[tuple[int, Notice]]:
         """(channel id, notice) for each game idle longer than the reminder time."""
@@ -227,6 +234,29 @@ class GameService:
         except StorageError as error:  # the next round of the reminder loop tries again
             log.warning("reminders skipped this round: %s", error)
             return []
+
+    # -------------------- the records and rules players see (issues 19, 22, 15: info)
+
+    @functools.cached_property
+    def records(self) -> Records:
+        """/verify, /export and /history by the channel's game numbers."""
+        return Records(self.storage)
+
+    @functools.cached_property
+    def rulebook(self) -> RuleBook:
+        """/rules: the options in force here."""
+        return RuleBook(self.storage, self.config, ai=self.ai is not None)
+
+    async def history(self, place: Place, actor: Actor, game: int | None = None) -> Reply:
+        """The moves, dice and cube actions of game ``game`` here (None: the whole match)."""
+        return await guarded(self.records.history(place, actor, game))
+
+    # ---------------------------------------------- pictures: /replay (issue 18)
+
+    async def replay(self, place: Place, actor: Actor, game: int | None = None) -> Reply:
+        """Game ``game`` of the channel's match as an animated GIF (see
+        :class:`~bot.service.showing.Pictures`)."""
+        return await guarded(Pictures(self.runner).replay(place, actor, game))
 
     # --------------------------------------- issue 19: the habits of a real table
 

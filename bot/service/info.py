@@ -1,5 +1,6 @@
 """The service's commands that only look: hints and analysis, the leaderboard and
-player stats, the ``.mat`` export, the rules in force and the dice check.
+player stats (the export, the dice check and the history are in :mod:`.records`,
+the rules in force in :mod:`.rulebook`).
 
 These commands change nothing, so they read through ``storage.snapshot()`` (no write
 lock, no version to check); they use the action runner's match loader only.
@@ -10,31 +11,73 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
-from bot.service import fairdice, ratings
+from bot.service import ratings
 from bot.service.ai_turns import match_context
-from bot.service.export import export_channel_match
-from bot.service.replies import Board, Refusal, Reply
+from bot.service.chances import chances_text
+from bot.service.records import NumberedGame, channel_games, check_number, player_names
+from bot.service.replies import Board, Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner
+from bot.service.showing import (
+    chart_picture,
+    games_of,
+    pick_game,
+    seat_of,
+    session_before,
+    summary_picture,
+)
 from bot.service.values import Actor, Place
-from bot.service.verify import dice_of_record
 from bot.service.views import board
-from bot.storage.interface import GameStatus, MatchStatus
+from bot.storage.interface import GameStatus, MatchRow
 from bot.storage.replay import replay_game
-from engine.errors import BackgammonError
+from engine.match import Match, Session
 from engine.player import Player
-from engine.rules import RuleOptions
-from engine.variant import get_variant
+from engine.record import GameRecord
 
 if TYPE_CHECKING:
+    from bot.ai.analysis import GameAnalysis
     from bot.ai.runner import AIRunner
 
-MAX_ID = 2**62
-"""Ids above this are not ours (SQLite integers are signed 64-bit)."""
 MAX_PAGE = 100_000
+ANALYSIS_SECONDS = 120.0
+"""How long the analysis of one game may take at the default depth (GNU 1-ply)."""
+EXPERT_ANALYSIS_SECONDS = 600.0
+"""At expert depth (GNU 2-ply), several times slower: within Discord's 15 minutes for a
+deferred answer."""
+RECENT = 8
+"""Results shown on a player card."""
+
+
+def _score_at(session: Session, names: tuple[str, str]) -> str:
+    """" at alice 1, bob 0 in a match to 3" (nothing for money play)."""
+    if not isinstance(session, Match):
+        return ""
+    w, b = session.score
+    return f", played at {names[0]} {w}, {names[1]} {b} in a match to {session.length}"
+
+
+def _match_rates(analyses: list[GameAnalysis], names: tuple[str, str]) -> list[str]:
+    """Each player's error rate over the analysed games of a match."""
+    ran = [a for a in analyses if a.supported]
+    if not ran:
+        return [analyses[0].note] if analyses else []
+    out = []
+    for p in (Player.WHITE, Player.BLACK):
+        decisions = sum(a.of(p).decisions for a in ran)
+        lost = sum(a.of(p).total_lost for a in ran)
+        rate = lost / decisions if decisions else 0.0
+        out.append(f"{names[p]} over the match: {decisions} decisions, error rate "
+                   f"{rate * 1000:.1f} mEMG/decision, total {lost:.3f}")
+    return out
+
+
+def _winner_of(row: MatchRow) -> Player | None:
+    if row.winner_id is None:
+        return None
+    return Player.WHITE if row.winner_id == row.white_id else Player.BLACK
 
 
 class InfoCommands:
-    """Hints, analysis, leaderboard, stats, export, rules and verify."""
+    """Hints, analysis, leaderboard and stats."""
 
     def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None) -> None:
         self.runner = runner
@@ -68,47 +111,96 @@ class InfoCommands:
         if advice.cube is not None:
             c = advice.cube
             lines.append(f"Cube: {c.action}. No double {c.no_double:+.3f}, double/take "
-                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; wins "
-                         f"{c.chances.win * 100:.1f}% (gammons {c.chances.gammon_win * 100:.1f}%)")
+                         f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; "
+                         + chances_text(c.chances))
         for i, p in enumerate(advice.plays, start=1):
             equity = "" if p.equity is None else f"  {p.equity:+.3f}"
             diff = "" if not p.equity_diff else f" ({p.equity_diff:+.3f})"
-            chances = "" if p.chances is None else (
-                f"  win {p.chances.win * 100:.1f}%, gammon {p.chances.gammon_win * 100:.1f}%")
+            chances = "" if p.chances is None else "  " + chances_text(p.chances)
             lines.append(f"{i}. {p.text or 'no move'}{equity}{diff}{chances}")
         if advice.note:
             lines.append(advice.note)
         return Reply(ok=True, text="\n".join(lines), ephemeral=True)
 
-    async def analyze(self, place: Place, actor: Actor) -> Reply:
-        """Error rates and the largest mistakes of the last finished game here."""
+    async def analyze(self, place: Place, actor: Actor, number: int | None = None,
+                      depth: str | None = None, whole_match: bool = False) -> Reply:
+        """Error rates and the largest mistakes of a finished game here (game ``number``
+        of the channel's match, default the last finished one), or of every finished
+        game of the match; each game at the score, cube and Crawford state it was
+        played at.  With the analysis graph for the player who asks (a match: the
+        match summary with each player's error rate)."""
+        from bot.ai.levels import EXPERT, analysis_level
+
         if self.ai is None:
             return Reply.refuse("Analysis needs the AI, which is switched off on this server.")
-        async with self.storage.snapshot() as tx:
-            row = await tx.latest_match_in_channel(place.channel_id)
-            if row is None or row.guild_id != place.guild_id:
-                return Reply.refuse("There is no game in this channel to analyse.")
-            loaded = await self.runner.load_row(tx, row)
-            games = await tx.games_of_match(row.id)
-            finished = [g for g in games if g.status is GameStatus.FINISHED]
-            if not finished:
-                return Reply.refuse("No game has finished here yet: /analyze looks at the last "
-                                    "finished game.")
-            target = finished[-1]
-            events = await tx.events(target.id)
-        game = replay_game(row, target, events)
-        result = await self.ai.analyze(game.to_record(), match_context(loaded.session))
-        lines = [f"Analysis of game {target.number} (id {target.id}):",
-                 *result.summary(loaded.names)]
+        try:
+            level = analysis_level(depth)
+        except ValueError as error:
+            return Reply.refuse(str(error))
+        try:
+            check_number(number)
+            async with self.storage.snapshot() as tx:
+                scope = await channel_games(tx, place)
+                if whole_match:
+                    targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
+                    if not targets:
+                        raise Refusal("No game has finished here yet: /analyze looks at "
+                                      "finished games.")
+                else:
+                    targets = [pick_game(scope, number, "analyze", finished_only=True)]
+                events = [await tx.events(g.row.id) for g in targets]
+                names = {g.match.id: await player_names(tx, g.match) for g in targets}
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        timeout = EXPERT_ANALYSIS_SECONDS if level is EXPERT else ANALYSIS_SECONDS
+        done: list[tuple[NumberedGame, Session, GameRecord, GameAnalysis]] = []
+        for target, evs in zip(targets, events, strict=True):
+            row = target.match
+            session = session_before(row, games_of(scope, target), target.row)
+            record = replay_game(row, target.row, evs).to_record()
+            try:
+                result = await self.ai.analyze(record, match_context(session), level,
+                                               timeout=timeout)
+            except TimeoutError:
+                slower = " Try depth:strong, which is faster." if level is EXPERT else ""
+                return Reply.refuse(f"The analysis of game {target.number} took longer than "
+                                    f"{timeout:.0f} s and was stopped.{slower}")
+            done.append((target, session, record, result))
+        latest = targets[-1].match
+        lines: list[str] = []
+        if whole_match:
+            what = "the chouette table" if scope.chouette else "the match"
+            lines.append(f"Analysis of {what} ({len(done)} finished game"
+                         f"{'' if len(done) == 1 else 's'}):")
+            if not scope.chouette:  # (at a table the players change sides between games)
+                lines.extend(_match_rates([a for *_, a in done], names[latest.id]))
+        for target, session, _, result in done:
+            here = names[target.match.id]
+            lines.append(f"Analysis of game {target.number}" + _score_at(session, here) + ":")
+            lines.extend(result.summary(here))
         boards: list[Board] = []
-        if result.supported:
-            worst = sorted((m for pa in result.players for m in pa.mistakes),
-                           key=lambda m: -m.equity_lost)[:3]
-            for m in worst:
-                boards.append(board(m.before, loaded.session, loaded.names,
-                                    f"{loaded.names[m.player]}: played {m.played}, better "
-                                    f"{m.best} (-{m.equity_lost:.3f})", viewer=m.player))
-        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=row.id)
+        worst = sorted(((m, session, names[target.match.id])
+                        for target, session, _, result in done if result.supported
+                        for pa in result.players for m in pa.mistakes),
+                       key=lambda found: -found[0].equity_lost)[:3]
+        for m, session, here in worst:
+            boards.append(board(m.before, session, here,
+                                f"{here[m.player]}: played {m.played}, better "
+                                f"{m.best} (-{m.equity_lost:.3f})", viewer=m.player))
+        pictures: list[Picture] = []
+        if whole_match:
+            if not scope.chouette and any(result.supported for *_, result in done):
+                pictures.append(summary_picture(
+                    latest, names[latest.id], [r for _, _, r, _ in done],
+                    [a for *_, a in done], winner=_winner_of(latest)))
+        else:
+            target, _, record, result = done[0]
+            if result.supported:
+                pictures.append(chart_picture(
+                    result, record, seat_of(target.match, actor), names[target.match.id],
+                    f"match-{target.match.id}-game-{target.number}"))
+        return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=latest.id,
+                     pictures=tuple(pictures))
 
     # ------------------------------------------------------- leaderboard, stats
 
@@ -176,77 +268,23 @@ class InfoCommands:
             lines.append(f"rating history: {trail}")
         for opp, (won, lost) in sorted(s["head_to_head"].items()):
             lines.append(f"vs {names[opp]}: {won}-{lost}")
-        return Reply(ok=True, text="\n".join(lines))
+        return Reply(ok=True, text="\n".join(lines),
+                     pictures=(self._card(target, s),))
 
-    # ---------------------------------------------------------------- export
+    @staticmethod
+    def _card(target: Actor, s: dict[str, Any]) -> Picture:
+        """The player card of ``target`` (issue 18) from ``Transaction.user_stats``."""
+        from bot.service.pictures import player_card
+        from render.card import RecentResult, card_alt_text
 
-    async def export(self, place: Place, actor: Actor) -> Reply:
-        """The channel's current (or latest) match as GNU Backgammon ``.mat`` text."""
-        try:
-            async with self.storage.snapshot() as tx:
-                row = await tx.latest_match_in_channel(place.channel_id)
-                if row is None or row.guild_id != place.guild_id or row.status in (
-                        MatchStatus.CHALLENGED, MatchStatus.DECLINED, MatchStatus.CANCELLED):
-                    return Reply.refuse("There is no game in this channel to export.")
-                text = await export_channel_match(tx, row)
-        except BackgammonError as error:
-            return Reply.refuse(f"This game can't be exported as a .mat file: {error}")
-        name = f"bgbot-match-{row.id}.mat"
-        return Reply(ok=True, text=f"Match {row.id} as a GNU Backgammon match file "
-                     "(File > Import > .mat in GNU Backgammon).",
-                     attachment=(name, text.encode("utf-8")), match_id=row.id)
-
-    # ----------------------------------------------------------------- rules
-
-    async def rules(self, variant: str | None = None) -> Reply:
-        """The rules a new game gets by default (or those of ``variant``)."""
-        try:
-            cls = get_variant(variant or self.config.game.variant)
-            options = RuleOptions.from_dict(self.config.game.rules)
-        except BackgammonError as error:
-            return Reply.refuse(str(error))
-        lines = [f"{cls.title}: " + "; ".join(cls().describe()[1:] or ["standard rules"])]
-        if cls.sources:
-            lines.append("Rule books: " + ", ".join(cls.sources))
-        lines.append("Default options: " + "; ".join(options.describe()) + ".")
-        if self.ai is not None:
-            lines.append(
-                "Against the bot: its backgammon network (bgsage) at the level you choose."
-                if cls.name == "standard" else
-                "Against the bot: the network does not know this variant, so the bot plays a "
-                "simple heuristic (pip count, safety, blocking, entering) and is clearly "
-                "weaker here than in standard backgammon.")
-        lines.append("Change them per game with /challenge options.")
-        return Reply(ok=True, text="\n".join(lines))
-
-    # ---------------------------------------------------------------- verify
-
-    async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
-        """Recompute every die of a finished game from its revealed seed."""
-        async with self.storage.snapshot() as tx:
-            if game_id is None:
-                row = await tx.latest_match_in_channel(place.channel_id)
-                candidates = await tx.games_of_match(row.id) if row else []
-                finished = [g for g in candidates if g.status is GameStatus.FINISHED]
-                if not finished:
-                    return Reply.refuse("No finished game here to verify: the seed of a game "
-                                        "is revealed when it ends. Give a game id.")
-                game_row = finished[-1]
-            else:
-                found = await tx.get_game(game_id) if 0 < game_id < MAX_ID else None
-                if found is None:
-                    return Reply.refuse(f"There is no game {game_id}.")
-                game_row = found
-            if game_row.status is not GameStatus.FINISHED:
-                return Reply(ok=True, text=(
-                    f"Game {game_row.id} is still being played; its dice are committed to by "
-                    f"SHA-256 {game_row.seed_hash}. The seed is revealed when it ends."))
-            events = await tx.events(game_row.id)
-        dice = dice_of_record([e.data for e in events])
-        problems = fairdice.verify(game_row.seed, game_row.seed_hash, dice)
-        if problems:
-            return Reply(ok=True, text="Verification FAILED:\n" + "\n".join(problems))
-        return Reply(ok=True, text=(
-            f"Game {game_row.id}: all {len(dice)} dice match the seed {game_row.seed} "
-            f"(SHA-256 {game_row.seed_hash}). Check it yourself: "
-            f"python -m bot.service.fairdice {game_row.seed} {game_row.seed_hash} {len(dice)}"))
+        recent = []
+        for r in s.get("recent", [])[:RECENT]:
+            mine, theirs = r["points"]
+            detail = f"{mine}-{theirs} to {r['length']}" if r["length"] else \
+                f"money {mine - theirs:+d}"
+            recent.append(RecentResult(bool(r["won"]), r["opponent"], detail))
+        card = player_card(target.name, s, experience=int(s.get("experience", 0)),
+                           established=ratings.ESTABLISHED_EXPERIENCE,
+                           variants=s.get("variants", []), recent=recent)
+        return Picture(PictureKind.CARD, card, f"player-{target.id}-card.png",
+                       card_alt_text(card))

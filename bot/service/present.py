@@ -113,4 +113,5 @@ def reply(work: Work, row: MatchRow) -> Reply:
         shown = (Button(Action.REMATCH, "Rematch", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
-                 version=row.version, attachment=work.attachment)
+                 version=row.version, attachment=work.attachment,
+                 pictures=tuple(work.pictures))

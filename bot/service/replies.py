@@ -11,8 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from render.view import BoardView
+
+if TYPE_CHECKING:
+    from render.card import PlayerCard
+    from render.chart import ChartData
+    from render.replay import ReplayFrame
+    from render.summary import MatchSummary
 
 
 class Action(Enum):
@@ -89,6 +96,31 @@ class Board:
     match_id: str = ""
 
 
+class PictureKind(Enum):
+    """What a :class:`Picture` is, so an adapter knows how to draw it."""
+
+    REPLAY = "replay"
+    """An animated GIF of a game (``content``: the frames)."""
+    CHART = "chart"
+    """The analysis graph (``content``: its data)."""
+    CARD = "card"
+    """A player card."""
+    SUMMARY = "summary"
+    """A match summary."""
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture to post beside the text: what to draw (drawn by the adapter off the
+    event loop, as boards are), its file name, and its text alternative (the
+    attachment's description, read by screen readers)."""
+
+    kind: PictureKind
+    content: tuple[ReplayFrame, ...] | ChartData | PlayerCard | MatchSummary
+    filename: str
+    alt_text: str
+
+
 @dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to one service call.
@@ -112,6 +144,9 @@ class Reply:
     version: int | None = None
     attachment: tuple[str, bytes] | None = None
     """A file to attach: (file name, content), e.g. a .mat export."""
+    pictures: tuple[Picture, ...] = ()
+    """Pictures to post with the text (a replay, the analysis graph, a player card, a
+    match summary), each with its text alternative."""
     choices: tuple[str, ...] = field(default=())
     """For autocomplete-like calls: the suggestions."""
 

@@ -35,6 +35,7 @@ from bot.service.state import MatchState
 from bot.service.values import Actor, Expect, Place, check_id
 from bot.service.work import Loaded, Seating, Work
 from bot.storage.interface import (
+    GameStatus,
     MatchRow,
     MatchStatus,
     StaleVersionError,
@@ -164,7 +165,7 @@ class ActionRunner:
         game_row = None
         game = None
         for g in await tx.games_of_match(row.id):
-            if g.status == "finished" and g.result is not None:
+            if g.status is GameStatus.FINISHED and g.result is not None:
                 session = session.add_game(result_from_dict(g.result))
             game_row = g
         held, base = 0, None

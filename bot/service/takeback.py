@@ -28,7 +28,7 @@ from bot.service.replies import Refusal
 from bot.service.state import MatchState, Unsettled
 from bot.service.values import Actor
 from bot.service.work import Work
-from bot.storage.interface import GameRow
+from bot.storage.interface import EventRow, GameRow, MatchRow
 from engine.errors import BackgammonError
 from engine.game import Game, Phase
 from engine.player import Player
@@ -94,3 +94,15 @@ def take_back(work: Work, actor: Actor) -> bool:
     name = work.name(player) if player is not None else actor.name
     work.lines.append(f"{name} takes back the play: play the throw again with /move.")
     return True
+
+
+def with_unsettled(match: MatchRow, game_row: GameRow,
+                   events: list[EventRow]) -> list[EventRow]:
+    """A game's stored events and, for the game in progress, the play that may still be
+    taken back (what the board shows; for /history and /replay of the game in progress)."""
+    unsettled = MatchState.from_dict(match.state).unsettled
+    if unsettled is None or unsettled.game != game_row.id or unsettled.seq != len(events):
+        return events
+    return [*events, *(EventRow(game_row.id, len(events) + i, str(e.get("type", "")),
+                                dict(e), unsettled.user, "")
+                       for i, e in enumerate(unsettled.events))]

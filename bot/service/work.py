@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.service import fairdice
-from bot.service.replies import Board, Button, Mention, Notice, Refusal
+from bot.service.replies import Board, Button, Mention, Notice, Picture, Refusal
 from bot.service.state import MatchState
 from bot.service.values import Actor
 from bot.storage.interface import GameRow, MatchRow, MatchStatus, Transaction
@@ -106,6 +106,8 @@ class Work:
     match_status: MatchStatus | None = None
     match_winner: int | None = None
     attachment: tuple[str, bytes] | None = None
+    pictures: list[Picture] = field(default_factory=list)
+    """Pictures for the reply (the match summary at a match's end)."""
     row_changes: dict[str, Any] = field(default_factory=dict)
     """More match columns to write at commit (a chouette's new captain: black_id)."""
     confirming: bool = False

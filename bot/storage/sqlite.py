@@ -340,6 +340,18 @@ class SqliteTransaction:
             (channel_id,))
         return _match(row) if row else None
 
+    async def matches_in_channel(self, channel_id: int, *, chouette_id: int | None = None,
+                                 limit: int = 1000) -> list[MatchRow]:
+        if chouette_id is None:
+            rows = await self._all(
+                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? "
+                "ORDER BY id DESC LIMIT ?", (channel_id, limit))
+        else:
+            rows = await self._all(
+                f"SELECT {_MATCH_COLUMNS} FROM matches WHERE channel_id = ? "
+                "AND chouette_id = ? ORDER BY id DESC LIMIT ?", (channel_id, chouette_id, limit))
+        return [_match(r) for r in reversed(rows)]
+
     async def get_match(self, match_id: int) -> MatchRow | None:
         row = await self._one(f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,))
         return _match(row) if row else None
@@ -676,9 +688,49 @@ class SqliteTransaction:
             rec[0 if winner == user_id else 1] += 1
         stats["head_to_head"] = opponents
         stats["balance"] = await self.balance(guild_id, user_id)
-        stats["rating"] = (await self.rating(guild_id, user_id)).rating
+        rating = await self.rating(guild_id, user_id)
+        stats["rating"] = rating.rating
+        stats["experience"] = rating.experience
         stats["rating_history"] = await self.rating_history(guild_id, user_id)
+        stats["variants"] = [str(v) for (v,) in await self._all(
+            "SELECT variant FROM matches WHERE guild_id = ? AND status IN ('active', "
+            "'finished') AND (white_id = ? OR black_id = ?) ORDER BY id",
+            (guild_id, user_id, user_id))]
+        stats["recent"] = await self._recent_results(guild_id, user_id)
         return stats
+
+    async def _recent_results(self, guild_id: int, user_id: int, limit: int = 10
+                              ) -> list[dict[str, Any]]:
+        """The player's last finished matches and money sessions, newest first: won,
+        opponent's name, match length (0: money), points of each side."""
+        rows = await self._all(
+            "SELECT m.id, m.winner_id, m.white_id, m.length, u.name FROM matches m "
+            "JOIN users u ON u.id = CASE WHEN m.white_id = ? THEN m.black_id "
+            "ELSE m.white_id END WHERE m.guild_id = ? AND m.status = 'finished' "
+            "AND (m.white_id = ? OR m.black_id = ?) ORDER BY m.id DESC LIMIT ?",
+            (user_id, guild_id, user_id, user_id, limit))
+        if not rows:
+            return []
+        points: dict[int, list[int]] = {int(r[0]): [0, 0] for r in rows}
+        oldest = min(points)
+        for match_id, winner, result_json in await self._all(
+                "SELECT g.match_id, g.winner_id, g.result FROM games g "
+                "JOIN matches m ON m.id = g.match_id WHERE m.guild_id = ? "
+                "AND m.status = 'finished' AND (m.white_id = ? OR m.black_id = ?) "
+                "AND m.id >= ? AND g.status = 'finished'",
+                (guild_id, user_id, user_id, oldest)):
+            side = points.get(int(match_id))
+            if side is None or winner is None:
+                continue
+            result = json.loads(result_json) if result_json else {}
+            side[0 if winner == user_id else 1] += int(result.get("points", 0))
+        out = []
+        for match_id, winner, _white, length, name in rows:
+            mine, theirs = points[int(match_id)]
+            won = winner == user_id if winner is not None else mine > theirs
+            out.append({"won": won, "opponent": str(name), "length": int(length),
+                        "points": (mine, theirs)})
+        return out
 
 
 _SQLITE_BUSY = ("database is locked", "database table is locked", "database is busy")

@@ -115,7 +115,7 @@ class AceyDeucey(BookVariant):
     name = "acey-deucey"
     title = "Acey-Deucey"
     aliases = ("acey-deucy", "aceydeucey", "acey-deucey-classic")
-    sources = ("000_54e59ca1d76a5da3.txt 'THE GAME OF ACEY-DEUCY'",)
+    sources = ("Milton Bradley 1973, 'The Game of Acey-Deucy'",)
     opposite = MIRROR
     movement = MovementRules("Acey-Deucey", opposite=MIRROR, hit_to=BAR)
     """``kicked_off = enter-first`` (the default): a kicked-off man waits on the bar."""
@@ -187,18 +187,16 @@ class AceyDeucey(BookVariant):
             return ThrowAgain("acey-deucy played in full: throw again")
         return EndTurn(f"not all four {stage.dice[0]}s could be played: no extra throw")
 
-    def describe(self) -> list[str]:
+    def describe(self, rules: RuleOptions | None = None) -> list[str]:
+        # A kicked-off man and the scoring of gammons are rule options, described
+        # with the options in force (RuleOptions.describe("acey-deucey")).
         return [
-            *super().describe(),
+            *super().describe(rules),
             "the board starts empty; enter your men in the table where your opponent's "
             "home is, and move them before all are entered if you like",
-            "a man kicked off re-enters like a new man, before any other man moves "
-            "(rule option kicked_off=reserve: he rejoins the men not yet entered)",
             "acey-deucy (1-2): play the 1 and the 2 (or lose the whole throw), name any "
             "doublet and play it four times, then throw again; while you still have men "
             "to enter, the 1 and 2 must enter men on your ace and deuce points",
-            "gammons and backgammons count as in backgammon, a man not yet entered as one "
-            "on the bar (rule option acey_deucey_gammons=off: single games only)",
             "doublets: four plays, as in backgammon",
         ]
 
@@ -210,7 +208,7 @@ class AceyDeucey1930(BookVariant):
     name = "acey-deucey-1930"
     title = "Acey-Deucey (1930 rules)"
     aliases = ("acey-deucy-1930", "aceydeucey-1930", "acey-deucey-navy")
-    sources = ("003_0f278e3a5d776312.txt ch.12 Acey-Deucey",)
+    sources = ("Boyden 1930, ch.12 Acey-Deucey",)
     opposite = MIRROR
     scores_gammons = False
     movement = MovementRules("Acey-Deucey (1930 rules)", opposite=MIRROR, hit_to=BAR,
@@ -236,9 +234,9 @@ class AceyDeucey1930(BookVariant):
         return both_sides(turn, int(turn.choices[0]), start=1, rethrow=True,
                           reason="acey-deucy played in full: throw again")
 
-    def describe(self) -> list[str]:
+    def describe(self, rules: RuleOptions | None = None) -> list[str]:
         return [
-            *super().describe(),
+            *super().describe(rules),
             "the board starts empty; men may move before all are entered",
             "a man taken up must re-enter before his owner moves any other man",
             "doublets: four plays, then four of the reverse side (7 minus the number), "

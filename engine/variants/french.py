@@ -44,7 +44,7 @@ class FrenchBackgammon(BookVariant):
     name = "french"
     title = "French backgammon"
     aliases = ("french-backgammon",)
-    sources = ("003_0f278e3a5d776312.txt ch.11 French Backgammon",)
+    sources = ("Boyden 1930, ch.11 French Backgammon",)
     opposite = MIRROR
     movement = MovementRules("French backgammon", opposite=MIRROR, hit_to=BAR,
                              enter_before_moving=True)
@@ -74,9 +74,9 @@ class FrenchBackgammon(BookVariant):
         return both_sides(turn, dice.first, rethrow=len(turn.throws) == 1,
                           reason="a doublet played on both sides: throw again")
 
-    def describe(self) -> list[str]:
+    def describe(self, rules: RuleOptions | None = None) -> list[str]:
         return [
-            *super().describe(),
+            *super().describe(rules),
             "the board starts empty; each player enters in the table where his "
             "opponent's home is and the players move in opposite directions",
             "no man moves until all 15 are entered, not even in the throw that enters "

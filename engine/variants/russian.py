@@ -91,7 +91,7 @@ class RussianBackgammon(BookVariant):
     name = "russian"
     title = "Russian backgammon"
     aliases = ("russian-backgammon",)
-    sources = ("003_0f278e3a5d776312.txt ch.10 Russian Backgammon",)
+    sources = ("Boyden 1930, ch.10 Russian Backgammon",)
     opposite = SAME
     movement = MovementRules("Russian backgammon", opposite=SAME, hit_to=BAR,
                              enter_before_moving=True)
@@ -176,13 +176,18 @@ class RussianBackgammon(BookVariant):
         """
         return super().zone(index)
 
-    def describe(self) -> list[str]:
+    def describe(self, rules: RuleOptions | None = None) -> list[str]:
+        entering = (
+            "men enter before any man moves; once the last man is in, the rest of the "
+            "throw moves men (ch.10 III 2)"
+            if self.entering_doublets is EnteringDoublets.RESTRICTION_2 else
+            "no man moves until all 15 are entered (for the throw that enters the last "
+            "men, see 'entering' below)")
         lines = [
-            *super().describe(),
+            *super().describe(rules),
             "the board starts empty; both players enter in the same table and move the "
             "same way to the same home table",
-            "no man moves until all 15 are entered (the last one may enter and another "
-            "man move in the same throw; rule option russian_entering)",
+            entering,
             "a man hit must re-enter before any other move",
             "doublets: four plays, then four of the reverse side (7 minus the number), "
             "then throw again; after a second doublet no third throw",

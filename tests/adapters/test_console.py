@@ -44,6 +44,33 @@ async def test_mentions_are_written_as_names(tmp_path: Path) -> None:
     assert "@alice to play 3-1." in out.getvalue()
 
 
+async def test_replay_writes_an_animated_gif_with_its_alt_text(tmp_path: Path) -> None:
+    """Issue 18: ``/replay`` in the console writes the GIF into the boards folder."""
+    from PIL import Image
+
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(), dice=Script([1, 3, 1, 3])),  # type: ignore[arg-type]
+                      tmp_path / "boards", out=out)
+    assert await console.handle("alice: /challenge @bob length=3")
+    assert await console.handle("bob: /accept")
+    assert await console.handle("bob: /move 8/5 6/5")
+    assert await console.handle("alice: /double")
+    assert await console.handle("bob: /drop")
+    assert await console.handle("carol: /replay x")
+    assert "/replay [game number]" in out.getvalue()
+    assert await console.handle("carol: /replay 1")
+    text = out.getvalue()
+    (gif,) = (tmp_path / "boards").glob("*-replay.gif")
+    assert f"picture: {gif}" in text
+    assert "(alt text) Replay of the game between alice and bob: 1 plays, 2 cube actions." \
+        in text
+    with Image.open(gif) as image:
+        assert image.format == "GIF" and image.n_frames == 1 + 2 + 1
+    assert await console.handle("carol: /replay 1")  # a second one does not overwrite
+    assert len(list((tmp_path / "boards").glob("*-replay.gif"))) == 2
+
+
 async def test_a_restart_continues_the_board_numbering(tmp_path: Path) -> None:
     boards = tmp_path / "boards"
     boards.mkdir()

@@ -214,3 +214,36 @@ async def test_events_ledger_and_ratings_round_trip(backend: Backend) -> None:
         assert await tx.balance(5, 2) == -20
         board = await tx.leaderboard(5, "money", 10, 0)
         assert [(r["name"], r["balance"]) for r in board] == [("alice", 20), ("bob", -20)]
+
+
+async def test_user_stats_give_the_player_cards_variants_and_last_results(
+        backend: Backend) -> None:
+    """Issue 18: the player card's favourite variant and last results, on both backends."""
+    storage = await backend.open()
+    first = await _match(storage, channel=11)
+    second = await _match(storage, channel=12)
+    results = {first: [(2, 2), (1, 1), (2, 1)],  # bob wins 3-1
+               second: [(1, 2), (1, 1)]}  # alice wins 3-0
+    async with storage.transaction() as tx:
+        for match_id, games in results.items():
+            for number, (winner, points) in enumerate(games, 1):
+                game = await tx.insert_game(match_id=match_id, number=number,
+                                            seed_hash="h", seed="s")
+                await tx.update_game(game, status="finished", winner_id=winner, result={
+                    "winner": "white" if winner == 1 else "black", "kind": "single",
+                    "reason": "borne-off", "cube": points, "points": points,
+                    "counted": "single"})
+            row = await tx.get_match(match_id)
+            assert row is not None
+            won = 2 if match_id == first else 1
+            await tx.update_match(row, status="finished", winner_id=won)
+        await tx.insert_match(guild_id=5, channel_id=13, white_id=2, black_id=1,
+                              variant="nackgammon", rules={}, length=0, stake=1, rated=False,
+                              status="active")
+    async with storage.snapshot() as tx:
+        stats = await tx.user_stats(5, 1)
+    assert stats["variants"] == ["standard", "standard", "nackgammon"]
+    assert stats["experience"] == 0
+    assert stats["recent"] == [
+        {"won": True, "opponent": "bob", "length": 3, "points": (3, 0)},
+        {"won": False, "opponent": "bob", "length": 3, "points": (1, 3)}]

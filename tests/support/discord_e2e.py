@@ -20,6 +20,7 @@ from PIL import Image
 from scripted import Script as ScriptedDice
 
 from bot.adapters.discord.app import BackgammonBot
+from bot.ai.runner import AIRunner
 from bot.config import Config, DiscordConfig, StorageConfig
 from bot.service import fairdice
 from bot.service.game import GameService
@@ -98,6 +99,8 @@ class Host:
         self.storage: SqliteStorage | None = None
         self.offset = timedelta(0)
         """How far the service's clock runs ahead of the real one."""
+        self.ai: AIRunner | None = None
+        """The AI the service gets (None: none, as by default)."""
 
     async def start(self, config: Config | None = None) -> BackgammonBot:
         if config is not None:
@@ -107,7 +110,7 @@ class Host:
         seeds = (f"{n:064x}" for n in itertools.count(1))
         service = GameService(self.storage, self.config, dice=self.dice,
                               dice_seed=lambda: next(seeds),
-                              clock=lambda: datetime.now(UTC) + self.offset)
+                              clock=lambda: datetime.now(UTC) + self.offset, ai=self.ai)
         bot = BackgammonBot(self.config, service=service, guild_ready_timeout=0.05)
         self.bot = bot
         self.task = asyncio.create_task(bot.start(TOKEN))
@@ -145,9 +148,12 @@ def users(fake: FakeDiscord) -> tuple[User, User, User]:
     return fake.user("alice"), fake.user("bob"), fake.user("carol")
 
 
-def pngs(message: Message) -> list[Image.Image]:
+def pngs(message: Message, only: Iterable[str] | None = None) -> list[Image.Image]:
+    """The PNG images attached to ``message`` (those named in ``only``, if given)."""
     images: list[Image.Image] = []
     for name, data in message.files.items():
+        if only is not None and name not in only:
+            continue
         assert name.endswith(".png")
         image = Image.open(io.BytesIO(data))
         image.load()
@@ -157,12 +163,16 @@ def pngs(message: Message) -> list[Image.Image]:
 
 
 def assert_board_message(message: Message) -> None:
-    """An embed per board, each showing its attached PNG, with the GNU IDs in the footer."""
+    """An embed per board, each showing its attached PNG, with the GNU IDs in the footer.
+    Any other file is a picture (a match summary: issue 18) with its alt text."""
     assert not message.ephemeral
     assert message.embeds, message
-    images = pngs(message)
+    boards = [n for n in message.files if n.startswith("board-")]
+    for name in message.files:
+        assert name in boards or message.descriptions.get(name), (name, message.descriptions)
+    images = pngs(message, boards)
     assert len(images) == len(message.embeds)
-    for embed, (name, image) in zip(message.embeds, zip(message.files, images, strict=True),
+    for embed, (name, image) in zip(message.embeds, zip(boards, images, strict=True),
                                     strict=True):
         assert embed["image"]["url"] == f"attachment://{name}"
         assert image.width == BOARD_WIDTH and 300 < image.height < 1000

@@ -79,6 +79,8 @@ class Message:
     embeds: list[dict[str, Any]] = field(default_factory=list)
     components: list[dict[str, Any]] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
+    descriptions: dict[str, str] = field(default_factory=dict)
+    """File name -> the attachment's description (its alt text), where one was sent."""
     flags: int = 0
     interaction_id: int | None = None
 
@@ -122,7 +124,9 @@ class Message:
                 {"id": str(i), "filename": name, "size": len(data),
                  "url": f"{base}/attachments/{self.id}/{name}",
                  "proxy_url": f"{base}/attachments/{self.id}/{name}",
-                 "content_type": "image/png" if name.endswith(".png") else None}
+                 "content_type": "image/png" if name.endswith(".png") else None,
+                 **({"description": self.descriptions[name]}
+                    if name in self.descriptions else {})}
                 for i, (name, data) in enumerate(self.files.items())],
             "embeds": self.embeds, "pinned": False, "type": 0, "flags": self.flags,
             "components": self.components,
@@ -523,6 +527,10 @@ class FakeDiscord:
         if "attachments" in payload:
             keep = {a.get("filename") for a in payload["attachments"] if "filename" in a}
             message.files = {n: d for n, d in message.files.items() if n in keep}
+            message.descriptions = {n: d for n, d in message.descriptions.items() if n in keep}
+            for a in payload["attachments"]:
+                if "filename" in a and a.get("description"):
+                    message.descriptions[a["filename"]] = str(a["description"])
         message.files.update(files)
 
     async def _callback(self, request: web.Request, token: str) -> web.Response:

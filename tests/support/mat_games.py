@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from bot.storage.interface import MatchRow, Transaction
 from engine.formats.matfile import MatGame
 from engine.game import Action, Game, Phase
 from engine.match import Match, MoneySession
@@ -75,3 +76,25 @@ def random_session(rng: random.Random, count: int,
         games.append(MatGame(game.to_record(), session.points))
         session = session.add_game(game)
     return games, session
+
+
+async def store_match(tx: Transaction, games: list[MatGame], *, length: int) -> MatchRow:
+    """``games`` stored as a finished match between Alice (1) and Bob (2), as the service
+    stores them (set-up, events, results)."""
+    await tx.upsert_user(1, "Alice")
+    await tx.upsert_user(2, "Bob")
+    row = await tx.insert_match(guild_id=5, channel_id=10, white_id=1, black_id=2,
+                                variant="standard", rules={}, length=length, stake=0,
+                                rated=True, status="active")
+    for number, mg in enumerate(games, 1):
+        rec = mg.record
+        setup = {"money": rec.money, "crawford": rec.crawford,
+                 "first_player": rec.first_player.label if rec.first_player else None}
+        grow = await tx.insert_game(match_id=row.id, number=number, seed_hash="h",
+                                    seed="s", setup=setup)
+        await tx.append_events(grow.id, [(i, ev.type, ev.to_dict(), None)
+                                         for i, ev in enumerate(rec.events)])
+        result = Game.from_record(rec).result
+        assert result is not None
+        await tx.update_game(grow, status="finished", result=result.to_dict())
+    return row

@@ -35,6 +35,8 @@ from bot.service.replies import Board, Reply
 
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096
+MAX_ALT_TEXT = 1024
+"""Discord's limit on an attachment's description (its alt text)."""
 EMBED_COLOUR = discord.Colour(0x2E7D32)
 MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
                                         replied_user=False)
@@ -126,6 +128,12 @@ class Presenter:
         if reply.attachment is not None:
             name, data = reply.attachment
             out.files.append(discord.File(io.BytesIO(data), filename=name))
+        if reply.pictures:  # drawn off the event loop; the alt text as the description
+            drawn = await asyncio.gather(*(self.renderer.picture(p) for p in reply.pictures))
+            for picture, data in zip(reply.pictures, drawn, strict=True):
+                out.files.append(discord.File(io.BytesIO(data), filename=picture.filename,
+                                              description=clip(picture.alt_text,
+                                                               MAX_ALT_TEXT)))
         if not out.content and not out.embeds and not out.files:
             out.content = "Done."
         return out
@@ -164,7 +172,7 @@ class Presenter:
             await self.private(interaction, reply.text)
             return
         response = interaction.response
-        slow = bool(reply.boards or reply.attachment)
+        slow = bool(reply.boards or reply.attachment or reply.pictures)
         if not response.is_done():
             if from_button:
                 await response.edit_message(view=None)

@@ -24,9 +24,17 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
 
+from bot.service.replies import Picture, PictureKind
 from render import render_png
 from render.view import BoardView
+
+if TYPE_CHECKING:
+    from render.card import PlayerCard
+    from render.chart import ChartData
+    from render.replay import ReplayFrame
+    from render.summary import MatchSummary
 
 log = logging.getLogger(__name__)
 
@@ -46,11 +54,39 @@ def _start_worker(theme: str) -> None:
 
 
 def _warm(theme: str) -> None:
-    """Load the fonts, sprites and palettes once."""
+    """Load the fonts, sprites and palettes once (the replays' GIF palettes too)."""
     from render.gallery import examples
+    from render.replay import REPLAY_WIDTH, gif_palette
+    from render.theme import get_theme
 
     for view in examples().values():
         render_png(view, theme=theme)
+    for chouette in (False, True):
+        gif_palette(get_theme(theme), REPLAY_WIDTH, chouette)
+
+
+def _draw_replay(frames: tuple[ReplayFrame, ...], theme: str) -> bytes:
+    from render.replay import render_replay
+
+    return render_replay(frames, theme=theme).data
+
+
+def _draw_chart(data: ChartData, theme: str) -> bytes:
+    from render.chart import render_chart
+
+    return render_chart(data, theme=theme)
+
+
+def _draw_card(card: PlayerCard, theme: str) -> bytes:
+    from render.card import render_card
+
+    return render_card(card, theme=theme)
+
+
+def _draw_summary(summary: MatchSummary, theme: str) -> bytes:
+    from render.summary import render_summary
+
+    return render_summary(summary, theme=theme)
 
 
 class Renderer:
@@ -82,7 +118,34 @@ class Renderer:
                 self._no_processes(pool, error)
 
     async def png(self, view: BoardView) -> bytes:
-        job = functools.partial(render_png, view, theme=self.theme)
+        return await self._draw(functools.partial(render_png, view, theme=self.theme))
+
+    # The pictures (issue 18), drawn by the same workers.
+    async def replay(self, frames: tuple[ReplayFrame, ...]) -> bytes:
+        """An animated GIF of a game (:func:`render.replay.render_replay`)."""
+        return await self._draw(functools.partial(_draw_replay, tuple(frames), self.theme))
+
+    async def chart(self, data: ChartData) -> bytes:
+        return await self._draw(functools.partial(_draw_chart, data, self.theme))
+
+    async def card(self, card: PlayerCard) -> bytes:
+        return await self._draw(functools.partial(_draw_card, card, self.theme))
+
+    async def summary(self, summary: MatchSummary) -> bytes:
+        return await self._draw(functools.partial(_draw_summary, summary, self.theme))
+
+    async def picture(self, picture: Picture) -> bytes:
+        """The bytes of a reply's picture, by its kind."""
+        content: Any = picture.content
+        if picture.kind is PictureKind.REPLAY:
+            return await self.replay(content)
+        if picture.kind is PictureKind.CHART:
+            return await self.chart(content)
+        if picture.kind is PictureKind.CARD:
+            return await self.card(content)
+        return await self.summary(content)
+
+    async def _draw(self, job: functools.partial[bytes]) -> bytes:
         pool = self._executor()
         if pool is not None:
             try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import functools
+import io
 import logging
 import re
 from dataclasses import replace
@@ -33,9 +34,11 @@ from discord_e2e import (
     turn_of,
     users,
 )
-from fake_discord import EPHEMERAL, FakeDiscord
+from fake_discord import EPHEMERAL, FakeDiscord, Message
+from PIL import Image
 
 from bot.adapters.discord.cogs.reminders import ReminderCog
+from bot.ai.runner import AIRunner
 from bot.config import DiscordConfig, GameConfig
 
 pytestmark = pytest.mark.e2e
@@ -81,6 +84,8 @@ async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host:
     assert seen > 10
     assert "Dice seed of game 1" in board.text
     assert board.labels() == ["Rematch"]  # the one thing left to press (issue 19, item 10)
+    _, alt = _picture(board, "-summary.png", "PNG")  # issue 18: the match summary
+    assert alt.startswith("Summary of the match to 1: alice ")
 
     record = await fake.slash(carol, "leaderboard")
     table = (await record.public()).content
@@ -321,6 +326,65 @@ async def test_idle_player_is_reminded(fake: FakeDiscord, host: Host) -> None:
     assert await cog.send_reminders() == 0  # once per state of the match
     reminder = fake.channel_messages(fake.channel_id)[-1]
     assert reminder.content.startswith(f"<@{waiting}>, it's your turn here")
+
+
+def _picture(message: Message, suffix: str, fmt: str) -> tuple[Image.Image, str]:
+    """The one attachment of ``message`` named ``*suffix``, opened by Pillow, and its
+    description (the alt text)."""
+    (name,) = [n for n in message.files if n.endswith(suffix)]
+    image = Image.open(io.BytesIO(message.files[name]))
+    image.load()
+    assert image.format == fmt
+    return image, message.descriptions.get(name, "")
+
+
+async def test_replay_analyze_and_stats_answer_with_pictures(fake: FakeDiscord,
+                                                             tmp_path: Path) -> None:
+    """Issue 18: /replay, /analyze and /stats through Discord attach a picture Pillow
+    can open, with its text alternative as the attachment's description."""
+    # A 3-point match: bob opens 3-1, alice doubles, bob drops; game 2 begins.
+    h = Host(fake, tmp_path, Script([1, 3, 1, 3]))
+    h.ai = AIRunner(processes=False, time_limit=20.0)
+    await h.ai.start()
+    alice, bob, carol = users(fake)
+    await h.start()
+    try:
+        names = {c["name"]: c for c in fake.syncs[0][1]}
+        assert "replay" in names
+        assert {o["name"] for o in names["analyze"]["options"]} == {"game", "match", "depth"}
+        await start_game(fake, alice, bob, length=3)
+        await (await fake.slash(bob, "move", moves="8/5 6/5")).public()
+        await (await fake.slash(alice, "double")).public()
+        dropped = await (await fake.slash(bob, "drop")).public()
+        assert "Game 2 begins" in dropped.text
+
+        replay = await (await fake.slash(carol, "replay", game=1)).public()
+        assert "Replay of game 1" in replay.content
+        image, alt = _picture(replay, "-replay.gif", "GIF")
+        assert getattr(image, "n_frames", 1) == 1 + 2 + 1  # a play, double, drop, result
+        assert alt.startswith("Replay of the game between alice and bob: 1 plays, 2 cube")
+        missing = await fake.slash(carol, "replay", game=5)
+        assert "There is no game 5" in await private(missing)
+
+        analysed = await (await fake.slash(alice, "analyze", game=1)).public()
+        assert "Analysis of game 1" in analysed.text
+        assert "played at alice 0, bob 0 in a match to 3" in analysed.text
+        chart, alt = _picture(analysed, "-analysis.png", "PNG")
+        assert chart.width > 300 and alt.startswith("Analysis graph for alice against bob")
+        assert len(analysed.embeds) == len([n for n in analysed.files
+                                            if n.startswith("board-")]) >= 1
+        for embed in analysed.embeds:
+            assert "Match ID: " in embed["footer"]["text"]
+        running = await fake.slash(alice, "analyze", game=2)
+        assert "Game 2 is still being played" in await private(running)
+
+        stats = await (await fake.slash(carol, "stats", user=bob)).public()
+        assert "bob: rating" in stats.content
+        card, alt = _picture(stats, "-card.png", "PNG")
+        assert card.width > 300 and alt.startswith("Player card of bob")
+    finally:
+        await h.stop()
+        h.ai.close()
 
 
 async def test_the_draft_the_stage_and_the_match_id_are_shown(fake: FakeDiscord,

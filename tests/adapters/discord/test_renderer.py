@@ -92,3 +92,35 @@ async def test_where_no_process_can_start_boards_are_drawn_in_threads(
         assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
     finally:
         renderer.close()
+
+
+async def test_the_pictures_are_drawn_by_the_workers() -> None:
+    """Issue 18: a replay, a chart, a card and a summary drawn in a worker process are
+    the bytes the render functions give."""
+    from picture_games import sample_game
+
+    from bot.service.pictures import match_summary, player_card, replay_frames
+    from bot.service.replies import Picture, PictureKind
+    from engine.match import MoneySession
+    from render.card import render_card
+    from render.chart import ChartData, render_chart
+    from render.replay import render_replay
+    from render.summary import render_summary
+
+    record = sample_game(8)
+    frames = tuple(replay_frames(record, ("alice", "bob"), MoneySession.new()))
+    chart = ChartData("alice", "bob", (), (), None, 8)
+    card = player_card("alice", {"games": 3, "games_won": 2})
+    summary = match_summary(("alice", "bob"), 0, [record])
+    renderer = Renderer(workers=1)
+    try:
+        await renderer.start()
+        drawn = [await renderer.picture(Picture(kind, content, "x", "alt"))
+                 for kind, content in ((PictureKind.REPLAY, frames), (PictureKind.CHART, chart),
+                                       (PictureKind.CARD, card),
+                                       (PictureKind.SUMMARY, summary))]
+    finally:
+        renderer.close()
+    assert drawn == [render_replay(frames).data, render_chart(chart), render_card(card),
+                     render_summary(summary)]
+    assert drawn[0].startswith(b"GIF89a")

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mat_games import random_match, random_session
+from mat_games import random_match, random_session, store_match
 
 from bot.service.export import export_channel_match_sgf
 from bot.storage.sqlite import SqliteStorage
@@ -98,22 +98,7 @@ async def test_export_channel_match_sgf_reads_storage(tmp_path: Path) -> None:
     await storage.open()
     try:
         async with storage.transaction() as tx:
-            await tx.upsert_user(1, "Alice")
-            await tx.upsert_user(2, "Bob")
-            row = await tx.insert_match(guild_id=5, channel_id=10, white_id=1, black_id=2,
-                                        variant="standard", rules={}, length=3, stake=0,
-                                        rated=True, status="active")
-            for number, mg in enumerate(games, 1):
-                rec = mg.record
-                setup = {"money": rec.money, "crawford": rec.crawford,
-                         "first_player": rec.first_player.label if rec.first_player else None}
-                grow = await tx.insert_game(match_id=row.id, number=number, seed_hash="h",
-                                            seed="s", setup=setup)
-                await tx.append_events(grow.id, [(i, ev.type, ev.to_dict(), None)
-                                                 for i, ev in enumerate(rec.events)])
-                result = Game.from_record(rec).result
-                assert result is not None
-                await tx.update_game(grow, status="finished", result=result.to_dict())
+            row = await store_match(tx, games, length=3)
             text = await export_channel_match_sgf(tx, row)
     finally:
         await storage.close()

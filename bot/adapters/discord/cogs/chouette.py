@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING
 from discord import app_commands
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
-from bot.adapters.discord.cogs.game import SCORING, VariantName, board_permissions, rule_terms
+from bot.adapters.discord.cogs.game import (
+    DROP_SCORING,
+    HIGHER_DIE,
+    OPENINGS,
+    RULE_DESCRIPTIONS,
+    SCORING,
+    VariantName,
+    board_permissions,
+    rule_terms,
+    variant_rules_autocomplete,
+)
 from bot.service.chouette import ChouetteService
 from bot.service.limits import MAX_TEXT
 from engine.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
@@ -65,8 +75,11 @@ class ChouetteCog(ServiceCog):
         variant="Variant: standard, acey-deucey, russian, french...",
         jacoby="Jacoby rule (gammons count only after a double)",
         automatic_doubles="Automatic doubles when the opening throw ties",
-        scoring="How a game is scored")
-    @app_commands.choices(refusal=REFUSALS, captain_refusal=CAPTAIN_REFUSALS, scoring=SCORING)
+        scoring="How a game is scored",
+        **RULE_DESCRIPTIONS)
+    @app_commands.choices(refusal=REFUSALS, captain_refusal=CAPTAIN_REFUSALS, scoring=SCORING,
+                          higher_die=HIGHER_DIE, drop_scoring=DROP_SCORING, opening=OPENINGS)
+    @app_commands.autocomplete(variant_rules=variant_rules_autocomplete)
     async def open(self, interaction: Interaction,
                    stake: app_commands.Range[int, 0, 1_000_000] = 1,
                    refusal: app_commands.Choice[str] | None = None,
@@ -75,7 +88,13 @@ class ChouetteCog(ServiceCog):
                    box_partners: app_commands.Range[int, 0, MAX_CAP - MIN_PLAYERS] = 0,
                    variant: app_commands.Transform[str, VariantName] | None = None,
                    jacoby: bool | None = None, automatic_doubles: bool | None = None,
-                   scoring: app_commands.Choice[str] | None = None) -> None:
+                   scoring: app_commands.Choice[str] | None = None,
+                   higher_die: app_commands.Choice[str] | None = None,
+                   double_before_any_throw: bool | None = None,
+                   drop_scoring: app_commands.Choice[str] | None = None,
+                   automatic_doubles_two_dice: bool | None = None,
+                   opening: app_commands.Choice[str] | None = None,
+                   variant_rules: app_commands.Range[str, 1, 200] | None = None) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.table.open(
             place, actor, stake=stake,
@@ -84,7 +103,11 @@ class ChouetteCog(ServiceCog):
                              else CaptainRefusal.FINAL_WORD.value),
             cap=cap, box_partners=box_partners, variant=variant,
             rules=rule_terms(jacoby=jacoby, automatic_doubles=automatic_doubles,
-                             scoring=scoring)))
+                             scoring=scoring, higher_die=higher_die,
+                             double_before_any_throw=double_before_any_throw,
+                             drop_scoring=drop_scoring,
+                             automatic_doubles_two_dice=automatic_doubles_two_dice,
+                             opening=opening, variant_rules=variant_rules)))
 
     @chouette.command(description="Sit at this channel's chouette table (at the foot of "
                                   "the list)")

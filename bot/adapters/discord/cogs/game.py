@@ -21,9 +21,11 @@ from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.errors import MissingPermission, permission_names
 from bot.ai.levels import LEVELS as AI_LEVELS
+from bot.ai.levels import Level
 from bot.service.replies import Action
+from bot.service.ruleterms import parse_rule_words, suggest_rule_words
 from bot.service.values import Place
-from engine.rules import ScoringMethod
+from engine.rules import DropScoring, HigherDie, OpeningMethod, ScoringMethod
 from engine.variant import VARIANTS, get_variant
 
 if TYPE_CHECKING:
@@ -57,17 +59,70 @@ class VariantName(app_commands.Transformer):
 
 RESIGN_KINDS = [app_commands.Choice(name=k, value=k) for k in ("single", "gammon", "backgammon")]
 SCORING = [app_commands.Choice(name=m.value, value=m.value) for m in ScoringMethod][:25]
-LEVELS = [app_commands.Choice(name=f"{lv.title}: {lv.description}"[:100], value=lv.name)
+CHOICE_NAME = 100
+"""Discord's limit on the name of a choice (characters)."""
+
+
+def level_choice_name(level: Level) -> str:
+    """A level's menu entry with its measured strength, within Discord's 100 characters:
+    the title, the first clause of its description and the measured error rate with
+    GNU Backgammon's rating (:attr:`~bot.ai.levels.Level.measured`, without its sample;
+    the whole :attr:`~bot.ai.levels.Level.choice_text` is too long for Discord)."""
+    how = level.description.split(":")[0].split(";")[0]
+    if not level.measured:
+        return f"{level.title} - {how}"[:CHOICE_NAME]
+    measured = level.measured.split(" (")[0].replace(" per decision, GNU Backgammon's ",
+                                                     "/decision, gnubg ")
+    for name in (f"{level.title} - {how} (measured: {measured})",
+                 f"{level.title} (measured: {measured})"):
+        if len(name) <= CHOICE_NAME:
+            return name
+    return name[:CHOICE_NAME]
+
+
+LEVELS = [app_commands.Choice(name=level_choice_name(lv), value=lv.name)
           for lv in AI_LEVELS.values()]
+HIGHER_DIE = [app_commands.Choice(name="required: the higher must be played (modern rules)",
+                                  value=HigherDie.REQUIRED.value),
+              app_commands.Choice(name="free: either may be played (Boyden 1930, ch.3 V)",
+                                  value=HigherDie.FREE.value)]
+DROP_SCORING = [app_commands.Choice(name="single: a single game at the cube value (modern "
+                                         "rules)", value=DropScoring.SINGLE.value),
+                app_commands.Choice(name="as-it-stands: scored as the position stands, a "
+                                         "gammon if it is one (Boyden 1930, Parker Brothers)",
+                                    value=DropScoring.AS_IT_STANDS.value)]
+OPENINGS = [app_commands.Choice(name=m.value, value=m.value) for m in OpeningMethod]
+RULE_DESCRIPTIONS = {
+    "higher_die": "When only one die can be played: must it be the higher?",
+    "double_before_any_throw": "Allow doubling before an extra throw and the opening "
+                               "re-throw too (Boyden 1930, Parker Brothers)",
+    "drop_scoring": "What a refused double costs",
+    "automatic_doubles_two_dice": "With a two-dice opening, every tie doubles (off: only "
+                                  "ties of one die each)",
+    "opening": "How the first move is decided (one-die-choice: Russian, Boyden 1930 ch.10)",
+    "variant_rules": "Variant-only options as key=value words, e.g. kicked_off=reserve "
+                     "(autocompletes)",
+}
 
 
-def rule_terms(*, scoring: app_commands.Choice[str] | None = None,
-               **switches: bool | None) -> dict[str, Any]:
-    """The rule options a command was given (those left out keep the server's defaults)."""
-    rules: dict[str, Any] = {key: value for key, value in switches.items() if value is not None}
-    if scoring is not None:
-        rules["scoring"] = scoring.value
+def rule_terms(*, variant_rules: str | None = None,
+               **options: bool | app_commands.Choice[str] | None) -> dict[str, Any]:
+    """The rule options a command was given (those left out keep the server's defaults);
+    ``variant_rules`` holds the variant-only ones as ``key=value`` words."""
+    rules: dict[str, Any] = {}
+    for key, value in options.items():
+        if value is not None:
+            rules[key] = value.value if isinstance(value, app_commands.Choice) else value
+    rules.update(parse_rule_words(variant_rules))
     return rules
+
+
+async def variant_rules_autocomplete(interaction: Interaction, current: str
+                                     ) -> list[app_commands.Choice[str]]:
+    """The valid ``key=value`` words for the variant chosen in the same command."""
+    variant = getattr(interaction.namespace, "variant", None)
+    return [app_commands.Choice(name=text, value=text)
+            for text in suggest_rule_words(current, str(variant) if variant else None)]
 
 
 class GameCog(ServiceCog):
@@ -88,8 +143,11 @@ class GameCog(ServiceCog):
         scoring="How a game is scored",
         rated="Count this match for the ratings (default: yes)",
         level="Playing me (the bot): how strong I play",
-        hints="Allow /hint in this rated match (your opponent agrees by accepting)")
-    @app_commands.choices(scoring=SCORING, level=LEVELS)
+        hints="Allow /hint in this rated match (your opponent agrees by accepting)",
+        **RULE_DESCRIPTIONS)
+    @app_commands.choices(scoring=SCORING, level=LEVELS, higher_die=HIGHER_DIE,
+                          drop_scoring=DROP_SCORING, opening=OPENINGS)
+    @app_commands.autocomplete(variant_rules=variant_rules_autocomplete)
     @app_commands.guild_only()
     @board_permissions
     async def challenge(self, interaction: Interaction, opponent: discord.User,
@@ -100,10 +158,21 @@ class GameCog(ServiceCog):
                         beavers: bool | None = None, automatic_doubles: bool | None = None,
                         scoring: app_commands.Choice[str] | None = None,
                         rated: bool = True, level: app_commands.Choice[str] | None = None,
-                        hints: bool = False) -> None:
+                        hints: bool = False,
+                        higher_die: app_commands.Choice[str] | None = None,
+                        double_before_any_throw: bool | None = None,
+                        drop_scoring: app_commands.Choice[str] | None = None,
+                        automatic_doubles_two_dice: bool | None = None,
+                        opening: app_commands.Choice[str] | None = None,
+                        variant_rules: app_commands.Range[str, 1, 200] | None = None) -> None:
         place, actor = self.where(interaction)
         rules = rule_terms(cube=cube, jacoby=jacoby, beavers=beavers,
-                           automatic_doubles=automatic_doubles, scoring=scoring)
+                           automatic_doubles=automatic_doubles, scoring=scoring,
+                           higher_die=higher_die,
+                           double_before_any_throw=double_before_any_throw,
+                           drop_scoring=drop_scoring,
+                           automatic_doubles_two_dice=automatic_doubles_two_dice,
+                           opening=opening, variant_rules=variant_rules)
         terms: dict[str, Any] = {"variant": variant, "rules": rules, "length": length or 0,
                                  "stake": stake or 0, "rated": rated, "hints": hints,
                                  "level": level.value if level is not None else None}
@@ -245,7 +314,7 @@ class GameCog(ServiceCog):
     async def claim(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.CLAIM)
 
-    @app_commands.command(description="Abandon the match (you lose it): asks you to confirm")
+    @app_commands.command(description="Abandon the match (you lose it)")
     @app_commands.describe(confirm="Abandon for good: you lose the game in progress and the "
                                    "match (money play: the session ends)")
     @app_commands.guild_only()
@@ -253,15 +322,13 @@ class GameCog(ServiceCog):
     async def forfeit(self, interaction: Interaction, confirm: bool = False) -> None:
         await self.act(interaction, Action.FORFEIT, "confirm" if confirm else None)
 
-    @app_commands.command(description="End the money session between games (the settlement "
-                                      "is shown)")
+    @app_commands.command(description="End a money session between games")
     @app_commands.guild_only()
     @board_permissions
     async def stop(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.STOP)
 
-    @app_commands.command(description="Play the last match here again: same players, same "
-                                      "terms")
+    @app_commands.command(description="Play the last match here again")
     @app_commands.guild_only()
     @board_permissions
     async def rematch(self, interaction: Interaction) -> None:
@@ -279,13 +346,22 @@ class GameCog(ServiceCog):
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.hint(place, actor))
 
-    @app_commands.command(description="The AI's analysis of the last finished game here: "
-                                      "error rates and the largest mistakes")
+    @app_commands.command(description="The AI's analysis of a finished game here: "
+                                      "error rates, the largest mistakes, the graph")
+    @app_commands.describe(game="Game number (default: the last finished game here)",
+                           match="Analyse every finished game of the match",
+                           depth="strong (GNU 1-ply, default) or expert (GNU 2-ply, slower)")
+    @app_commands.choices(depth=[app_commands.Choice(name=n, value=n)
+                                 for n in ("strong", "expert")])
     @app_commands.guild_only()
     @board_permissions
-    async def analyze(self, interaction: Interaction) -> None:
+    async def analyze(self, interaction: Interaction,
+                      game: app_commands.Range[int, 1, 100_000] | None = None,
+                      match: bool = False,
+                      depth: app_commands.Choice[str] | None = None) -> None:
         place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.analyze(place, actor))
+        await self.answer(interaction, self.service.analyze(
+            place, actor, game, depth.value if depth else None, match))
 
 
 async def setup(bot: ServiceBot) -> None:

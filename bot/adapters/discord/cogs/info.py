@@ -10,12 +10,14 @@ from discord import app_commands
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName
-from bot.adapters.discord.convert import actor_of
+from bot.adapters.discord.convert import actor_of, place_of
+from bot.service.export import FORMATS
 
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot
 
 ORDERS = [app_commands.Choice(name=n, value=n) for n in ("rating", "money", "wins")]
+EXPORT_FORMATS = [app_commands.Choice(name=f, value=f) for f in FORMATS]
 
 
 class InfoCog(ServiceCog):
@@ -41,26 +43,41 @@ class InfoCog(ServiceCog):
             place, actor, actor_of(user) if user else None), code_block=True)
 
     @app_commands.command(description="Download the record of this channel's match "
-                                      "(.mat, for GNU Backgammon)")
+                                      "(.sgf or .mat, for GNU Backgammon)")
+    @app_commands.rename(fmt="format")
+    @app_commands.describe(fmt="sgf: for analysis in GNU Backgammon (carries the rules); "
+                                  "mat: for other programs (default)",
+                           game="At a chouette table: which of the table's games "
+                                "(default: the latest)")
+    @app_commands.choices(fmt=EXPORT_FORMATS)
     @app_commands.guild_only()
     @app_commands.checks.bot_has_permissions(attach_files=True)
-    async def export(self, interaction: Interaction) -> None:
+    async def export(self, interaction: Interaction,
+                     fmt: app_commands.Choice[str] | None = None,
+                     game: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
         place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.export(place, actor))
+        await self.answer(interaction, self.service.export(
+            place, actor, fmt.value if fmt else FORMATS[0], game))
 
     @app_commands.command(description="Check that every die of a finished game came from "
                                       "its published seed")
-    @app_commands.describe(game="Game number to verify (default: the last finished game here)")
+    @app_commands.describe(game="The game's number as this channel shows it (default: the "
+                                "last finished game here)")
     @app_commands.guild_only()
-    async def verify(self, interaction: Interaction, game: int | None = None) -> None:
+    async def verify(self, interaction: Interaction,
+                     game: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.verify(place, actor, game))
 
-    @app_commands.command(description="The rules and default options of a variant")
-    @app_commands.describe(variant="Variant (default: the server's default)")
+    @app_commands.command(description="The rules and options in force here (or of a "
+                                      "variant)")
+    @app_commands.describe(variant="A variant under the server's default options (default: "
+                                   "the game in this channel, else the server's defaults)")
     async def rules(self, interaction: Interaction,
                     variant: app_commands.Transform[str, VariantName] | None = None) -> None:
-        reply = await self.presenter.call(interaction, self.service.rules(variant))
+        place = (place_of(interaction) if interaction.guild_id is not None
+                 and interaction.channel_id is not None else None)
+        reply = await self.presenter.call(interaction, self.service.rules(variant, place))
         await self.presenter.private(interaction, reply.text)
 
     @app_commands.command(description="How to play backgammon here: the commands")

@@ -124,6 +124,9 @@ class TimeoutConfig:
             )
 
 
+ORIENTATIONS = ("challenger", "on-roll")
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentSettingsConfig:
     organiser_role: str = ""
@@ -149,8 +152,15 @@ class RenderConfig:
     """Console mode writes every board PNG into this folder."""
     workers: int = 2
     """Processes that render board PNGs for Discord (0: a thread of the bot process)."""
+    orientation: str = "challenger"
+    """How a game's board is turned: 'challenger' (one orientation per game: the
+    challenger, a chouette's box, at the bottom, in his point numbers) or 'on-roll' (the
+    player on roll at the bottom, turning every turn)."""
 
     def check(self) -> None:
+        if self.orientation not in ORIENTATIONS:
+            raise ConfigError("render.orientation must be one of: "
+                              f"{', '.join(map(repr, ORIENTATIONS))} (not {self.orientation!r})")
         if not 0 <= self.workers <= 32:
             raise ConfigError(f"render.workers must be from 0 to 32 (not {self.workers})")
         from render.theme import theme_names

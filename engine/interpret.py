@@ -552,6 +552,11 @@ def _replay(turn: _Turn, hops: tuple[Hop, ...]) -> tuple[list[_Board], str | Non
 
 def _explain(turn: _Turn, typed: Sequence[TypedMove], hops: tuple[Hop, ...]) -> str:
     """Why the typed moves are not (part of) a legal play."""
+    first = typed[0].hops()[0] if typed and typed[0].hops() else None
+    if first is not None and first[0] > first[1] and not _splits(turn.start().dice, *first):
+        # The first move typed fits no die of the roll: say so, not what another move
+        # typed after it would leave ("only the 2 left" when nothing was played).
+        return _explain_pips(turn, turn.start(), first)
     finals, reason = _replay(turn, hops)
     if not finals:
         return reason or f"{format_typed(typed)} can't be played with {turn.dice}."
@@ -680,3 +685,29 @@ def _consistent(turn: _Turn, hops: tuple[Hop, ...]) -> list[Play]:
         return []
     match = _match(turn, hops)
     return list(match.exact or match.partial)
+
+
+def partial_board(position: Position, player: Player, dice: Dice, text: str,
+                  plays: Sequence[Play] | None = None, *,
+                  opposite: Sequence[int] = MIRROR) -> tuple[Position, tuple[int, ...]] | None:
+    """The position after the moves ``text`` names so far, and the die values left.
+
+    For a play entered in parts: the typed moves must be legal so far (some legal
+    play continues them); when they can be realised in several ways, the one
+    without a hidden hit comes first.  None when the text is unreadable or fits
+    no legal play.
+    """
+    turn = _make_turn(position, player, dice, plays, opposite)
+    try:
+        hops = _expand(parse_moves(text))
+    except ValueError:
+        return None
+    if not hops or any(src <= dst for src, dst in hops):
+        return None
+    finals = _realise(turn, hops)
+    fitting = [(not literal, turn.to_position(board).sides, board)
+               for board, literal in finals.items() if _completions(turn, [board])]
+    if not fitting:
+        return None
+    board = min(fitting, key=lambda item: (item[0], item[1]))[2]
+    return turn.to_position(board), board.dice

@@ -24,6 +24,7 @@ the viewer, middle: centred); used dice are in parentheses.
 
 from __future__ import annotations
 
+from engine.notation import format_moves
 from engine.player import Player
 from render.layout import STACK_CAPACITY, Layout, Stack, build
 from render.view import BoardView
@@ -142,10 +143,14 @@ def text_board(view: BoardView) -> str:
                      f"{view.players[cube.player].name} to take or pass")
     elif cube is not None:
         owner = "centred" if cube.player is None else f"owned by {view.players[cube.player].name}"
-        lines.append(f"     Cube: {cube.value if cube.place != 'centre' else 1} ({owner})")
+        value = view.cube.value if view.cube is not None else cube.value
+        lines.append(f"     Cube: {value} ({owner})")
     if view.last_play is not None and view.last_play.moves:
-        moves = " ".join(str(m) for m in view.last_play.moves)
-        lines.append(f"     Last play: {view.players[view.last_play.player].name} {moves}")
+        moves = view.last_play.text or format_moves(view.last_play.moves)
+        mover = view.players[view.last_play.player].name
+        own = "" if view.last_play.player == view.bottom else (
+            f" (in {mover}'s point numbers, from the top of this board)")
+        lines.append(f"     Last play: {mover} {moves}{own}")
     if lay.directions is not None:
         arrows = {-1: "<-", 1: "->"}
         parts = [f"{_mark(lay, p)} top {arrows[lay.directions[p][0]]} "

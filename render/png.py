@@ -441,9 +441,18 @@ def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
     d = _Draw(img)
 
     title = view.title()
-    if title:
+    mid_y = (fr.title[1] + fr.title[3]) / 2
+    if view.ids:  # the IDs at the right, the title left of them
+        width = fr.title[2] - fr.title[0]
+        it, itf = _fit(view.ids, round(u * 0.26), False, width * 11 // 20)
+        _text(d, (fr.title[2], mid_y), it, itf, th.panel_muted, "rm")
+        rest = width - round(_length(itf, it)) - round(u * 0.3)
+        if title and rest > 0:
+            t, tf = _fit(title, round(u * 0.36), False, rest)
+            _text(d, (fr.title[0], mid_y), t, tf, th.panel_muted, "lm")
+    elif title:
         t, tf = _fit(title, round(u * 0.36), False, fr.title[2] - fr.title[0])
-        _text(d, ((fr.title[0] + fr.title[2]) / 2, (fr.title[1] + fr.title[3]) / 2), t, tf,
+        _text(d, ((fr.title[0] + fr.title[2]) / 2, mid_y), t, tf,
               th.panel_muted, "mm")
     _panel(img, d, th, view, lay, fr.panel_top, lay.viewer.other)
     _panel(img, d, th, view, lay, fr.panel_bottom, lay.viewer)

@@ -112,6 +112,8 @@ class LastPlay:
 
     player: Player
     moves: tuple[Move, ...]
+    text: str = ""
+    """The play in the variant's canonical notation ("" = written from ``moves``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +147,7 @@ class BoardView:
     flags each die shown (four for doubles) that is already played.
     ``opening`` holds both opening dice as ``(white's, black's)``.
     ``directions`` ``None`` shows direction arrows for variants only.
+    ``ids`` is printed at the right of the title band when given.
     """
 
     position: Position
@@ -163,6 +166,8 @@ class BoardView:
     variant: str = ""
     directions: bool | None = None
     game_over: GameOverView | None = None
+    ids: str = ""
+    """GNU Backgammon's Position ID and Match ID, printed in the title band ("" = none)."""
 
     @property
     def bottom(self) -> Player:

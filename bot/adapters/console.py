@@ -43,7 +43,8 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off
   /undo  /confirm  /choose OPTION
   /resign [single|gammon|backgammon]   /answer accept|reject
-  /board  /claim  /forfeit
+  /board  /claim  /forfeit [confirm]
+  /stop                ends a money session between games    /rematch  plays again
   /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game]
   /export [mat|sgf] [game=N]   writes the match as a .mat file, or .sgf (for analysis in
                        GNU Backgammon: it carries the rules); game=N: a chouette table's game
@@ -59,7 +60,8 @@ HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"
   /tournament create|join|leave|start|status|list|bracket|result|claim|confirm|remove|
               pause|resume|cancel        (type /tournament for the options)
   /rules  /help  /channel NAME  /quit
-  /demo                plays the rest of the game with the first legal play each turn"""
+  /demo                plays on with the first legal play each turn: to the end of the
+                       match, or of the current game in money play and chouettes"""
 
 
 def draw_picture(picture: Picture, theme: str) -> bytes:
@@ -83,13 +85,19 @@ ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.
            "drop": Action.DROP, "beaver": Action.BEAVER, "move": Action.MOVE,
            "undo": Action.UNDO, "confirm": Action.CONFIRM, "choose": Action.CHOOSE,
            "resign": Action.RESIGN, "claim": Action.CLAIM, "forfeit": Action.FORFEIT,
-           "board": Action.BOARD}
+           "board": Action.BOARD, "stop": Action.STOP, "rematch": Action.REMATCH}
 """Console commands that are actions of the service's action table (same names)."""
 
 
 def user_id(name: str) -> int:
     """A stable id for a console user name."""
     return 1_000_000 + zlib.crc32(name.strip().lower().encode())
+
+
+def last_board_number(folder: Path) -> int:
+    """The highest N of the ``board-N.png`` files in ``folder`` (0 when there are none)."""
+    numbers = [int(p.stem[6:]) for p in folder.glob("board-*.png") if p.stem[6:].isdigit()]
+    return max(numbers, default=0)
 
 
 def channel_id(name: str) -> int:
@@ -139,8 +147,10 @@ class Console:
             if item.caption:
                 self.say(item.caption)
             self.say(text_board(item.view))
-            self.counter += 1
             self.boards.mkdir(parents=True, exist_ok=True)
+            if not self.counter:  # a restart goes on after the boards already written
+                self.counter = last_board_number(self.boards)
+            self.counter += 1
             path = self.boards / f"board-{self.counter:04d}.png"
             png = await asyncio.to_thread(render_png, item.view,
                                           theme=self.service.config.render.theme)
@@ -151,6 +161,8 @@ class Console:
         for line in reply.notify:
             self.say(plain(line))
         if reply.buttons:
+            unknown = {u for b in reply.buttons for u in b.users} - set(self.names)
+            self.names.update(await self.service.user_names(unknown))
             parts = []
             for button in reply.buttons:
                 who = ", ".join(self.names.get(u, str(u)) for u in button.users)
@@ -383,7 +395,8 @@ class Console:
         }
 
     async def demo(self, limit: int = 2000) -> None:
-        """Play on with simple choices until the match or session ends (a demo aid).
+        """Play on with simple choices until the match ends, or in money play and chouettes
+        the current game (a demo aid).
 
         Rolls instead of doubling, takes every double, plays the first legal
         play the service suggests, chooses the first option.
@@ -411,6 +424,12 @@ class Console:
                 result = await self.service.move(self.place, actor, plays[0])
             await self.show(result)
             if not result.ok:
+                return
+            if any(b.view.game_over is not None and (
+                    b.view.money is not None or b.view.chouette is not None)
+                   for b in result.boards):
+                self.say("  /demo stops at the end of the game (money play and chouettes go "
+                         "on game after game): /demo again plays the next one.")
                 return
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import random
+import signal
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
@@ -61,6 +62,17 @@ def _warm() -> None:
     sage.warm_up((EvalDepth.PLY1, EvalDepth.PLY2))
 
 
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which shuts the pool down (the
+    terminal sends SIGINT to the whole process group; a worker would die with a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_worker() -> None:
+    ignore_interrupts()
+    _warm()
+
+
 class AIRunner:
     """Asynchronous front of the AI: ``await runner.decide(game, ctx, level, rng)``."""
 
@@ -81,7 +93,7 @@ class AIRunner:
         if self.processes:
             return ProcessPoolExecutor(max_workers=self.workers,
                                        mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_warm)
+                                       initializer=_start_worker)
         return ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="ai")
 
     async def start(self) -> None:

@@ -10,6 +10,7 @@ from bot.service.challenges import Challenges
 from bot.service.commands import Commands
 from bot.service.concede import Concessions
 from bot.service.replies import Action, Reply
+from bot.service.session import Sessions
 from bot.service.values import Actor, Expect, Place
 from bot.service.watch import Watch
 
@@ -22,7 +23,7 @@ class ActionTable:
     """Every action, defined once."""
 
     def __init__(self, challenges: Challenges, commands: Commands, concessions: Concessions,
-                 watch: Watch) -> None:
+                 watch: Watch, sessions: Sessions) -> None:
         c, k = commands, concessions
         self._calls: dict[Action, Call] = {
             Action.ACCEPT: lambda p, a, o, e: challenges.accept(p, a, e),
@@ -41,8 +42,10 @@ class ActionTable:
             Action.ACCEPT_RESIGNATION: lambda p, a, o, e: k.answer_resignation(p, a, True, e),
             Action.REJECT_RESIGNATION: lambda p, a, o, e: k.answer_resignation(p, a, False, e),
             Action.CLAIM: lambda p, a, o, e: k.claim(p, a, e),
-            Action.FORFEIT: lambda p, a, o, e: k.forfeit(p, a, e),
+            Action.FORFEIT: lambda p, a, o, e: k.forfeit(p, a, e, confirm=o == "confirm"),
             Action.BOARD: lambda p, a, o, e: watch.board(p, a),
+            Action.STOP: lambda p, a, o, e: sessions.stop(p, a, e),
+            Action.REMATCH: lambda p, a, o, e: sessions.rematch(p, a, e),
         }
         missing = set(Action) - set(self._calls)
         assert not missing, f"actions without a call: {missing}"

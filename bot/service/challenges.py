@@ -103,7 +103,8 @@ class Challenges:
             except Refusal as refusal:
                 return Reply.refuse(str(refusal))
         state = MatchState(hints=bool(hints or not rated), home_channel=home,
-                           ai=AISeat(opponent.id, ai_level.name) if ai_level else None)
+                           ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
+                           orientation=self.config.render.orientation)
 
         async def body(tx: Transaction) -> Reply:
             existing = await tx.open_match_in_channel(place.channel_id)

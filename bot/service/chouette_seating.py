@@ -245,14 +245,16 @@ class ChouetteSeating:
                             + ("not yet (goes with the captain)" if answer is None
                                else "takes" if answer else "drops"))
             work.lines.append("Partners' answers: " + "; ".join(said) + ".")
+            # Only the partners who have not answered yet are asked (issue 19, item 7).
+            partners = tuple(u for u in stakes.partners_in if stakes.answer_of(u) is None)
             mentions: list[str | Mention] = []
-            for i, u in enumerate(stakes.partners_in):
+            for i, u in enumerate(partners):
                 mentions += [" "] if i else []
                 mentions.append(Mention(u, self.name(work, u)))
-            work.notify.append(notice(
-                *mentions, ": answer the box's double for yourselves with /take or /drop "
-                "before the captain does; the captain's answer closes it."))
-            partners = stakes.partners_in
+            if partners:
+                work.notify.append(notice(
+                    *mentions, ": answer the box's double for yourselves with /take or "
+                    "/drop before the captain does; the captain's answer closes it."))
             buttons = tuple(
                 replace(b, users=tuple(sorted({*b.users, *partners})))
                 if b.action in (Action.TAKE, Action.DROP) else b for b in buttons)

@@ -8,8 +8,9 @@ transaction; it checks who acts and when, applies the engine's transitions and l
 from __future__ import annotations
 
 from bot.config import Config
-from bot.service import money
+from bot.service import money, takeback
 from bot.service.autoplay import AutoPlay, note_empty
+from bot.service.drafts import stage_owed, stage_text
 from bot.service.endings import Endings
 from bot.service.limits import clean
 from bot.service.present import dice_text, draft_text, example, play_text
@@ -19,9 +20,16 @@ from bot.service.state import Draft
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from engine.dice import Dice
-from engine.errors import BackgammonError, CubeError, IncompletePlayError, NotationError
+from engine.errors import (
+    BackgammonError,
+    CubeError,
+    IllegalPlayError,
+    IncompletePlayError,
+    NotationError,
+)
 from engine.game import Game, Phase
 from engine.move import Play
+from engine.notation import format_typed, parse_moves
 from engine.player import Player
 from engine.record import Beaver, DoubleOffered, Drop, Take
 from engine.variant import Stage
@@ -89,8 +97,8 @@ class Commands:
     @staticmethod
     def _why_not_roll(game: Game) -> str:
         if game.phase is Phase.PLAY and game.dice is not None:
-            return (f"You have already rolled {dice_text(game.dice)}: play it with /move "
-                    "(for example /move " + example(game) + ").")
+            return (f"You have already rolled {dice_text(game.dice)}: play "
+                    f"{stage_text(game)} with /move (for example /move {example(game)}).")
         try:
             game.roll(Dice(1, 2), game.turn)
         except BackgammonError as error:
@@ -184,12 +192,18 @@ class Commands:
             except IncompletePlayError as error:
                 if not typed:
                     raise
+                combined = format_typed(parse_moves(combined))  # "13-10" is written 13/10
                 work.state = work.state.with_(
                     draft=Draft(work.game_id, len(game.record), combined), pending=None)
-                work.lines.append(f"{work.name(player)} entered {combined}. {error}")
+                work.lines.append(f"{work.name(player)} has played {combined} so far. {error}")
                 return
             except NotationError as error:
                 raise Refusal(f"{error} Example: /move {example(game)}") from None
+            except IllegalPlayError as error:
+                if stage_owed(game):  # the second stage of a variant's turn is owed
+                    raise Refusal(f"{error} Now you play {stage_text(game)}: for example "
+                                  f"/move {example(game)}.") from None
+                raise
             await self._apply_play(work, game, player, play)
 
         return await self.runner.run(place, actor, op, expect=expect)
@@ -212,15 +226,19 @@ class Commands:
             work.lines.append(f"{work.name(player)} will play {play_text(game, play)}: "
                               "Confirm, or Undo to change it.")
             return
+        game_id = work.game_id
         work.game = game.play(play, player)
         work.lines.append(f"{work.name(player)} plays {play_text(game, play)}.")
         await self.autoplay.after_play(work)
         await self.autoplay.auto(work)
+        takeback.hold_play(work, player, game, game_id)
 
     async def undo(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         """Take back the moves entered so far this turn (before the play is final)."""
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
+            if takeback.take_back(work, work.actor):  # a finished play, until the opponent acts
+                return
             game = expect_turn(work, player)
             if work.state.pending is not None:
                 work.state = work.state.with_(pending=None)
@@ -228,7 +246,8 @@ class Commands:
                 return
             draft = draft_text(work, game)
             if not draft or work.state.draft is None:
-                raise Refusal("Nothing to undo: a play is final once all its moves are made"
+                raise Refusal("Nothing to undo: no moves are entered this turn (a finished "
+                              "play can be taken back only until the opponent acts)"
                               + (" (turn on Confirm in the config to review plays first)."
                                  if self.config.game.auto_confirm else "."))
             parts = draft.split()

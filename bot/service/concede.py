@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 
 from bot.config import Config
 from bot.service.autoplay import AutoPlay
+from bot.service.between import between_games
 from bot.service.commands import expect_turn
 from bot.service.endings import Endings
 from bot.service.replies import Refusal, Reply
@@ -13,8 +14,9 @@ from bot.service.runner import ActionRunner
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from bot.storage.interface import MatchStatus
-from engine.game import Phase
+from engine.game import Game, Phase
 from engine.match import Match
+from engine.player import Player
 from engine.scoring import ResultKind
 
 
@@ -64,12 +66,16 @@ class Concessions:
 
         return await self.runner.run(place, actor, op, expect=expect)
 
-    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        """Abandon: lose the current game at the cube's value and end the match/session."""
+    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None, *,
+                      confirm: bool = False) -> Reply:
+        """Abandon: lose the current game at the cube's value and end the match/session.
+        Without ``confirm`` it only says what it would cost (as /chouette leave does)."""
         async def op(work: Work) -> None:
             work.seating.check_forfeit(work)
             player = work.player_of(work.actor)
             game = work.current_game()
+            if not confirm:
+                raise Refusal(forfeit_warning(work, game, player))
             work.game = game.forfeit(player, ResultKind.SINGLE)
             work.lines.append(f"{work.name(player)} abandons.")
             await self.endings.finish(work, next_game=False)
@@ -115,3 +121,21 @@ class Concessions:
             await self.autoplay.auto(work)
 
         return await self.runner.run(place, actor, op, expect=expect)
+
+
+def forfeit_warning(work: Work, game: Game, player: Player) -> str:
+    """What /forfeit would cost ``player``, and how to confirm it."""
+    result = game.forfeit(player, ResultKind.SINGLE).result
+    assert result is not None
+    points = f"{result.points} point{'s' if result.points != 1 else ''}"
+    other = work.name(player.other)
+    if isinstance(work.session, Match):
+        cost = (f"you lose this game ({points}) and the match: {other} wins it")
+        instead = " To give up only this game, /resign."
+    else:
+        cost = f"you lose this game ({points}) and the money session ends"
+        instead = (" To end the session without losing a game, /stop between games."
+                   if not between_games(game) else
+                   " Nothing of this game is played yet: /stop ends the session and costs "
+                   "nothing.")
+    return f"Forfeiting is final: {cost}.{instead} To do it, /forfeit confirm."

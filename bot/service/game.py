@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +39,7 @@ from bot.service.replies import Action, Notice, Reply
 from bot.service.rulebook import RuleBook
 from bot.service.runner import ActionRunner
 from bot.service.seating import PAIR
+from bot.service.session import Sessions
 from bot.service.showing import Pictures
 from bot.service.tournament_admin import TournamentAdmin
 from bot.service.tournament_info import BracketPicture, TournamentInfo
@@ -87,7 +88,9 @@ class GameService:
         self.commands = Commands(self.runner, self.autoplay, self.endings, self.config)
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config)
         self.watch = Watch(self.runner)
-        self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch)
+        self.sessions = Sessions(self.runner, self.challenges)
+        self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
+                                 self.sessions)
         self.ai_turns = AITurns(self.runner, self.table, ai)
         self.info = InfoCommands(self.runner, self.config, ai)
         self.reminders = Reminders(self.runner, self.config)
@@ -188,8 +191,11 @@ class GameService:
         action = Action.ACCEPT_RESIGNATION if accept else Action.REJECT_RESIGNATION
         return await self.act(action, place, actor, expect=expect)
 
-    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        return await self.act(Action.FORFEIT, place, actor, expect=expect)
+    async def forfeit(self, place: Place, actor: Actor, expect: Expect | None = None,
+                      confirm: bool = True) -> Reply:
+        """Confirmed unless ``confirm`` is False (players type /forfeit confirm)."""
+        return await self.act(Action.FORFEIT, place, actor,
+                              option="confirm" if confirm else None, expect=expect)
 
     async def claim(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         return await self.act(Action.CLAIM, place, actor, expect=expect)
@@ -364,3 +370,29 @@ class GameService:
         except StorageError as error:
             log.warning("tournament reminders skipped this round: %s", error)
             return []
+
+    # --------------------------------------- issue 19: the habits of a real table
+
+    async def user_names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The stored names of ``user_ids`` (those known; for adapters that show names)."""
+        out: dict[int, str] = {}
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return out
+        try:
+            async with self.storage.snapshot() as tx:
+                for user_id in wanted:
+                    user = await tx.get_user(user_id)
+                    if user is not None:
+                        out[user_id] = user.name
+        except StorageError:
+            pass  # the ids are shown as they are
+        return out
+
+    async def stop(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        """End the money session between games (:mod:`bot.service.session`)."""
+        return await self.act(Action.STOP, place, actor, expect=expect)
+
+    async def rematch(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        """Play the last match here again, same players and terms."""
+        return await self.act(Action.REMATCH, place, actor, expect=expect)

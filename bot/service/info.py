@@ -226,6 +226,10 @@ class InfoCommands:
         if not total:
             return Reply(ok=True, text="No games have been played in this server yet.")
         pages = (total + per_page - 1) // per_page
+        if page > pages:
+            return Reply.refuse(f"The {order} leaderboard has only {pages} "
+                                f"page{'s' if pages != 1 else ''}: ask for page 1"
+                                + (f" to {pages}." if pages > 1 else "."))
         lines = [f"Leaderboard by {order} (page {page}/{pages}):"]
         shown = {r["user_id"] for r in rows}
         established = ratings.ESTABLISHED_EXPERIENCE

@@ -3,7 +3,10 @@ actions, built from the :class:`~bot.service.work.Work` that made it."""
 
 from __future__ import annotations
 
+from bot.service.between import may_stop
+from bot.service.drafts import draft_shown, stage_text
 from bot.service.replies import Action, Board, Button, Notice, Reply, notice
+from bot.service.takeback import unsettled_user
 from bot.service.views import board
 from bot.service.work import Work
 from bot.storage.interface import MatchRow, MatchStatus
@@ -44,7 +47,11 @@ def draft_text(work: Work, game: Game) -> str:
 
 
 def board_of(work: Work, game: Game) -> Board:
-    return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game))
+    # One orientation per game: white (the challenger, a chouette's box) at the bottom,
+    # unless the match was made with the "on-roll" orientation.
+    viewer = None if work.state.orientation == "on-roll" else Player.WHITE
+    return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game),
+                 draft=draft_shown(work.state, work.game_id, game), viewer=viewer)
 
 
 def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
@@ -55,7 +62,7 @@ def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
     if game.phase is Phase.RESIGNATION:
         return notice(who, ": accept or reject the resignation?")
     if game.phase is Phase.PLAY and game.dice is not None:
-        return notice(who, f" to play {dice_text(game.dice)}.")
+        return notice(who, f" to play {stage_text(game)}.")
     if game.phase is Phase.CHOICE and game.pending_choice is not None:
         return notice(who, f": {game.pending_choice.prompt}")
     return notice("It's ", who, "'s turn: roll or double.")
@@ -76,7 +83,18 @@ def buttons(work: Work, game: Game) -> tuple[Button, ...]:
         out.append(Button(Action.UNDO, "Undo", (work.user(game.turn),)))
     if work.state.pending is not None and game.turn is not None:
         out.append(Button(Action.CONFIRM, "Confirm", (work.user(game.turn),)))
+    mover = unsettled_user(work)
+    if mover is not None:
+        out.append(Button(Action.UNDO, "Take back", (mover,)))
+    if may_stop(work.session, game, work.row.chouette_id is not None):
+        out.append(Button(Action.STOP, "End session", players(work)))
     return tuple(out)
+
+
+def players(work: Work) -> tuple[int, ...]:
+    """The two players' ids, without the AI's."""
+    ai = work.state.ai.user if work.state.ai is not None else None
+    return tuple(sorted(u for u in (work.row.white_id, work.row.black_id) if u != ai))
 
 
 def reply(work: Work, row: MatchRow) -> Reply:
@@ -91,6 +109,8 @@ def reply(work: Work, row: MatchRow) -> Reply:
         if waiting is not None:
             work.notify.append(turn_line(work, game, waiting))
         shown = work.seating.decorate(work, game, shown)
+    elif row.status is MatchStatus.FINISHED and row.chouette_id is None:
+        shown = (Button(Action.REMATCH, "Rematch", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
                  version=row.version, attachment=work.attachment,

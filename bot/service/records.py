@@ -21,6 +21,7 @@ from bot.service import fairdice
 from bot.service.export import FORMATS, export_channel_match, export_channel_match_sgf
 from bot.service.replies import Refusal, Reply
 from bot.service.state import MatchState
+from bot.service.takeback import with_unsettled
 from bot.service.values import Actor, Place, bad_ids
 from bot.service.verify import dice_of_record
 from bot.storage.interface import (
@@ -242,7 +243,8 @@ class Records:
                 for game in chosen:
                     if game.match.id not in names_of:
                         names_of[game.match.id] = await player_names(tx, game.match)
-                    parts.append((game, names_of[game.match.id], await tx.events(game.row.id)))
+                    parts.append((game, names_of[game.match.id], with_unsettled(
+                        game.match, game.row, await tx.events(game.row.id))))
                 scores = await match_scores(tx, scope.latest) if not scope.chouette else {}
         except Refusal as refusal:
             return Reply.refuse(str(refusal))

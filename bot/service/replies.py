@@ -48,6 +48,10 @@ class Action(Enum):
     CLAIM = "claim"
     FORFEIT = "forfeit"
     BOARD = "board"
+    STOP = "stop"
+    """End a money session between games (:mod:`bot.service.session`)."""
+    REMATCH = "rematch"
+    """The two players of the last match here play again, same terms."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from bot.service import fairdice, present
+from bot.service import fairdice, present, takeback
 from bot.service.replies import Refusal, Reply
 from bot.service.state import MatchState
 from bot.service.values import Actor, Expect, Place, check_id
@@ -176,13 +176,16 @@ class ActionRunner:
             if g.status is GameStatus.FINISHED and g.result is not None:
                 session = session.add_game(result_from_dict(g.result))
             game_row = g
+        held, base = 0, None
+        state = MatchState.from_dict(row.state)
         if game_row is not None:
             game = replay_game(row, game_row, await tx.events(game_row.id))
+            game, held, base = takeback.restore(state, game_row, game)
         white = await tx.get_user(row.white_id)
         black = await tx.get_user(row.black_id)
         names = (white.name if white else str(row.white_id),
                  black.name if black else str(row.black_id))
-        loaded = Loaded(row, MatchState.from_dict(row.state), session, game_row, game, names)
+        loaded = Loaded(row, state, session, game_row, game, names, held, base)
         # Cached once the transaction commits: a row this transaction wrote (a
         # chouette's next match) is not there for anyone if it rolls back.
         tx.on_commit(lambda: self._remember(loaded))
@@ -194,7 +197,7 @@ class ActionRunner:
         stored = 0
         if loaded.game_row is not None:
             dice = self.dice(loaded.game_row.seed, loaded.game_row.dice_drawn)
-            stored = len(loaded.game.record) if loaded.game is not None else 0
+            stored = len(loaded.game.record) - loaded.held if loaded.game is not None else 0
         return Work(tx=tx, loaded=loaded, actor=actor, seating=self.seating(loaded.row),
                     game=loaded.game, session=loaded.session, game_row=loaded.game_row,
                     stored=stored, dice=dice, state=loaded.state)
@@ -202,6 +205,10 @@ class ActionRunner:
     async def commit(self, work: Work) -> Reply:
         """Write what ``work`` did, with the version check; the reply to show."""
         await work.flush()
+        held = work.keep()
+        if not held and work.state.unsettled is not None:  # the opponent acted: it is final
+            work.state = work.state.with_(unsettled=None)
+        base = work.base if work.hold is not None else work.loaded.base
         changes: dict[str, Any] = {"state": work.state.to_dict()}
         if work.match_status is not None:
             changes["status"] = work.match_status
@@ -211,7 +218,7 @@ class ActionRunner:
         row = await work.tx.update_match(work.row, **changes)
         # ``work.game_row`` follows every write to the game's row (flush, finish).
         state = Loaded(row, work.state, work.session, work.game_row, work.game,
-                       work.loaded.names)
+                       work.loaded.names, held, base if held else None)
         # Only a committed state may be served from the cache.
         work.tx.on_commit(lambda: self._remember(state))
         return present.reply(work, row)

@@ -21,6 +21,7 @@ from bot.service.records import (
 )
 from bot.service.replies import Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner, result_from_dict
+from bot.service.takeback import with_unsettled
 from bot.service.values import Actor, Place
 from bot.storage.interface import GameRow, GameStatus, MatchRow, Transaction
 from bot.storage.replay import replay_game
@@ -126,7 +127,8 @@ class Pictures:
             async with self.storage.snapshot() as tx:
                 scope = await channel_games(tx, place)
                 target = pick_game(scope, number, "replay")
-                events = await tx.events(target.row.id)
+                events = with_unsettled(target.match, target.row,
+                                        await tx.events(target.row.id))
                 names = await player_names(tx, target.match)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))

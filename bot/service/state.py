@@ -39,6 +39,33 @@ class Draft:
 
 
 @dataclass(frozen=True, slots=True)
+class Unsettled:
+    """A finished play its player may still take back (until the opponent acts).
+
+    Its events (the play's, ``events`` as the engine writes them) are kept here, not in
+    the game's stored record: they follow the ``seq`` stored events of game ``game`` and
+    are appended to the record when the opponent acts, so a stored record holds only
+    final plays (see :mod:`bot.service.takeback`)."""
+
+    game: int
+    seq: int
+    events: tuple[Mapping[str, Any], ...]
+    user: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "seq": self.seq, "events": [dict(e) for e in self.events],
+                "user": self.user}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Unsettled | None:
+        if not isinstance(data, Mapping) or not isinstance(data.get("events"), list):
+            return None
+        return cls(int(data.get("game", 0)), int(data.get("seq", -1)),
+                   tuple(dict(e) for e in data["events"] if isinstance(e, Mapping)),
+                   int(data.get("user", 0)))
+
+
+@dataclass(frozen=True, slots=True)
 class AISeat:
     """The AI plays ``user``'s side at ``level``."""
 
@@ -106,6 +133,11 @@ class MatchState:
     home_channel: int | None = None
     """The channel the challenge was typed in, when the game lives in a thread of it:
     commands typed there find the game (issue 16 item 9)."""
+    unsettled: Unsettled | None = None
+    """The last play, which its player may take back until the opponent acts."""
+    orientation: str = "challenger"
+    """How the board is turned: "challenger" (white at the bottom all game long) or
+    "on-roll" (the player on roll at the bottom); see ``render.orientation``."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -125,11 +157,16 @@ class MatchState:
             out["chouette"] = self.chouette.to_dict()
         if self.home_channel is not None:
             out["home_channel"] = self.home_channel
+        if self.unsettled is not None:
+            out["unsettled"] = self.unsettled.to_dict()
+        if self.orientation != "challenger":
+            out["orientation"] = self.orientation
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
-        known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel"}
+        known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel",
+                 "orientation", "unsettled"}
         home = data.get("home_channel")
         ai = data.get("ai")
         chouette = data.get("chouette")
@@ -141,6 +178,8 @@ class MatchState:
             pending=Draft.from_dict(data.get("pending")),
             chouette=ChouetteGame.from_dict(chouette) if isinstance(chouette, Mapping) else None,
             home_channel=home if isinstance(home, int) and not isinstance(home, bool) else None,
+            unsettled=Unsettled.from_dict(data.get("unsettled")),
+            orientation=str(data.get("orientation", "challenger")),
             extra={k: v for k, v in data.items() if k not in known})
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from bot.config import Config
 from bot.service.replies import Mention, Refusal, Reply, notice
 from bot.service.runner import ActionRunner
+from bot.service.state import MatchState
 from bot.service.tournament_data import (
     STARTED,
     Claim,
@@ -150,7 +151,11 @@ class TournamentAdmin:
             match = (await tx.tournament_matches(row.id)).get(p.id)
             if match is not None:
                 games = await tx.games_of_match(match.id)
-                took_part = len(games) > 1
+                # A play its player may still take back is his too (it waits in the
+                # match's state until the opponent acts: bot.service.takeback).
+                unsettled = MatchState.from_dict(match.state).unsettled
+                took_part = len(games) > 1 or (
+                    unsettled is not None and unsettled.user == int(opponent))
                 for g in games:
                     took_part = took_part or any(
                         e.actor_id == int(opponent) and e.kind in PLAYER_KINDS

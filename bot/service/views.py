@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from bot.service.drafts import DraftShown, shown_dice
 from bot.service.replies import Board
 from engine.game import Game, Phase
 from engine.gnubgid import (
@@ -14,7 +16,9 @@ from engine.gnubgid import (
     encode_position_id,
 )
 from engine.match import Match, Session
+from engine.move import Play
 from engine.player import Player
+from engine.position import Position
 from engine.record import PlayMade
 from engine.scoring import EndReason
 from engine.variant import StandardBackgammon
@@ -37,7 +41,8 @@ def last_play(game: Game) -> LastPlay | None:
     """The most recent play with at least one move, for highlighting."""
     for event in reversed(game.record):
         if isinstance(event, PlayMade) and event.moves:
-            return LastPlay(event.player, event.moves)
+            return LastPlay(event.player, event.moves,
+                            game.variant.format_play(Play(event.moves, (), game.position)))
     return None
 
 
@@ -56,8 +61,10 @@ def chouette_panel(partners: Sequence[tuple[str, StakeState]], *,
 
 def board_view(game: Game, session: Session, names: tuple[str, str], *,
                viewer: Player | None = None,
-               chouette: ChouetteView | None = None) -> BoardView:
-    """What the picture of ``game`` shows (with the chouette panel, if given)."""
+               chouette: ChouetteView | None = None,
+               draft: DraftShown | None = None) -> BoardView:
+    """What the picture of ``game`` shows (with the chouette panel, if given; with the
+    moves entered so far this turn, if ``draft``)."""
     score = scores(session)
     players = (PlayerInfo(names[0], score=score[0]), PlayerInfo(names[1], score=score[1]))
     if chouette is not None:
@@ -70,9 +77,7 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
             game.phase is Phase.DOUBLED and game.cube.offer is not None) else None
         # During a pending double the cube still shows the value before it.
         cube = CubeView(value=game.cube.value, owner=game.cube.owner, offered_to=offered)
-    dice: tuple[int, int] | None = None
-    if game.phase in (Phase.PLAY, Phase.CHOICE) and game.dice is not None:
-        dice = (game.dice.first, game.dice.second)
+    dice = shown_dice(game)
     match_info = None
     money = None
     if isinstance(session, Match):
@@ -86,25 +91,32 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
         over = GameOverView(game.result.winner, ViewResultKind(game.result.kind.label),
                             game.result.points)
     variant_title = "" if isinstance(game.variant, StandardBackgammon) else game.variant.title
+    shown_last = last_play(game)
+    if draft is not None and draft.moves and game.turn is not None:
+        shown_last = LastPlay(game.turn, draft.moves, game.variant.format_play(
+            Play(draft.moves, (), draft.position)))
     return BoardView(
-        position=game.position,
+        position=draft.position if draft is not None else game.position,
         geometry=tuple(game.variant.opposite),
         viewer=viewer,
         turn=game.awaiting if game.awaiting is not None else game.turn,
         players=players,
         cube=cube,
         dice=dice,
+        dice_used=draft.dice_used if draft is not None else (),
         match=match_info,
         money=money,
-        last_play=last_play(game),
+        last_play=shown_last,
         variant=variant_title,
         game_over=over,
         chouette=chouette,
     )
 
 
-def gnubg_ids(game: Game, session: Session) -> tuple[str, str]:
-    """(Position ID, Match ID) of the position shown, for standard backgammon only."""
+def gnubg_ids(game: Game, session: Session,
+              position: Position | None = None) -> tuple[str, str]:
+    """(Position ID, Match ID) of the position shown (``position``: a draft's), for
+    standard backgammon only."""
     if not isinstance(game.variant, StandardBackgammon) or game.turn is None:
         return "", ""
     on_roll = game.turn
@@ -133,12 +145,16 @@ def gnubg_ids(game: Game, session: Session) -> tuple[str, str]:
             jacoby=bool(game.rules.jacoby) if not length else False))
     except ValueError:
         match_id = ""
-    return encode_position_id(game.position, on_roll), match_id
+    return encode_position_id(position or game.position, on_roll), match_id
 
 
 def board(game: Game, session: Session, names: tuple[str, str], caption: str = "", *,
-          viewer: Player | None = None, chouette: ChouetteView | None = None) -> Board:
-    position_id, match_id = gnubg_ids(game, session)
-    return Board(board_view(game, session, names, viewer=viewer, chouette=chouette), caption,
-                 position_id, match_id)
+          viewer: Player | None = None, chouette: ChouetteView | None = None,
+          draft: DraftShown | None = None) -> Board:
+    position_id, match_id = gnubg_ids(game, session,
+                                      draft.position if draft is not None else None)
+    view = board_view(game, session, names, viewer=viewer, chouette=chouette, draft=draft)
+    if position_id:  # printed on the picture too (issue 19, item 5)
+        view = replace(view, ids=f"Position ID {position_id}  Match ID {match_id}".rstrip())
+    return Board(view, caption, position_id, match_id)
 

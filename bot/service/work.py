@@ -33,6 +33,11 @@ class Loaded:
     game_row: GameRow | None
     game: Game | None
     names: tuple[str, str]
+    held: int = 0
+    """How many of the last events of ``game`` are not stored yet (a play that may still
+    be taken back, :mod:`bot.service.takeback`)."""
+    base: Game | None = None
+    """With ``held``: the game as its stored events give it (before that play)."""
 
 
 class Seating(Protocol):
@@ -107,6 +112,20 @@ class Work:
     """More match columns to write at commit (a chouette's new captain: black_id)."""
     confirming: bool = False
     """A Confirm is applying the play that waited for it."""
+    hold: int | None = None
+    """Set by a play that may be taken back: how many last events not to store yet."""
+    base: Game | None = None
+    """With ``hold``: the game before that play."""
+
+    def keep(self) -> int:
+        """How many of the last events of the game are not to be stored (yet)."""
+        if self.game is None:
+            return 0
+        if self.hold is not None:
+            return self.hold
+        if self.loaded.held and self.game is self.loaded.game:
+            return self.loaded.held  # nothing happened to the game: still unsettled
+        return 0
 
     @property
     def row(self) -> MatchRow:
@@ -155,6 +174,8 @@ class Work:
         self.match_status = None
         self.match_winner = None
         self.row_changes = {}
+        self.hold = None
+        self.base = None
 
     def draw(self) -> int:
         if self.dice is None:
@@ -165,7 +186,7 @@ class Work:
         """Append the current game's new events and its dice counter."""
         if self.game_row is None or self.game is None:
             return
-        events = self.game.record[self.stored:]
+        events = self.game.record[self.stored:len(self.game.record) - self.keep()]
         if events:
             await self.tx.append_events(self.game_row.id, [
                 (self.stored + i, ev.type, ev.to_dict(), self.actor.id)

@@ -287,7 +287,8 @@ class PostgresTransaction(SqliteTransaction):
             await super().upsert_user(user_id, name, is_bot)
 
     async def leaderboard_count(self, guild_id: int, order: str) -> int:
-        row = await self._one(f"SELECT COUNT(*) FROM ({self.BOARD_SQL}) AS board",
+        row = await self._one(f"SELECT COUNT(*) FROM ({self.BOARD_SQL}"
+                              f"{self._FILTERS.get(order, '')}) AS board",
                               {"g": guild_id})
         return int(row[0]) if row else 0
 

@@ -749,6 +749,10 @@ class SqliteTransaction:
         LEFT JOIN played p ON p.user_id = m.user_id
         LEFT JOIN money mo ON mo.user_id = m.user_id
     """
+    _FILTERS: ClassVar[dict[str, str]] = {
+        # The AI's games are unrated: it has no place on the rating list.
+        "rating": " WHERE COALESCE(u.is_bot, 0) = 0 ",
+    }
     _ORDERS: ClassVar[dict[str, str]] = {
         "rating": "ORDER BY (COALESCE(r.experience, 0) >= :min_exp) DESC, "
                   "COALESCE(r.rating, 1500.0) DESC, m.user_id",
@@ -761,7 +765,8 @@ class SqliteTransaction:
         if order not in self._ORDERS:
             raise ValueError(f"unknown leaderboard order {order!r}")
         rows = await self._all(
-            self.BOARD_SQL + self._ORDERS[order] + " LIMIT :limit OFFSET :offset",
+            self.BOARD_SQL + self._FILTERS.get(order, "") + self._ORDERS[order]
+            + " LIMIT :limit OFFSET :offset",
             {"g": guild_id, "limit": limit, "offset": offset, "min_exp": min_experience})
         return [
             {"rank": offset + i + 1, "user_id": r[0], "name": r[1], "rating": float(r[2]),
@@ -771,7 +776,8 @@ class SqliteTransaction:
         ]
 
     async def leaderboard_count(self, guild_id: int, order: str) -> int:
-        row = await self._one(f"SELECT COUNT(*) FROM ({self.BOARD_SQL})",
+        row = await self._one(
+            f"SELECT COUNT(*) FROM ({self.BOARD_SQL}{self._FILTERS.get(order, '')})",
                               {"g": guild_id})
         return int(row[0]) if row else 0
 

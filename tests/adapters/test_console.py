@@ -69,3 +69,63 @@ async def test_replay_writes_an_animated_gif_with_its_alt_text(tmp_path: Path) -
         assert image.format == "GIF" and image.n_frames == 1 + 2 + 1
     assert await console.handle("carol: /replay 1")  # a second one does not overwrite
     assert len(list((tmp_path / "boards").glob("*-replay.gif"))) == 2
+
+
+async def test_a_restart_continues_the_board_numbering(tmp_path: Path) -> None:
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    (boards / "board-0007.png").write_bytes(b"earlier")
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                      boards, out=out)
+    assert await console.handle("alice: /challenge @bob length=1")
+    assert await console.handle("bob: /accept")
+    assert (boards / "board-0007.png").read_bytes() == b"earlier"  # not overwritten
+    assert (boards / "board-0008.png").read_bytes().startswith(b"\x89PNG")
+
+
+async def test_players_who_have_not_acted_are_shown_by_name(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "c.sqlite3")
+    first = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                    tmp_path / "boards", out=io.StringIO())
+    assert await first.handle("alice: /challenge @bob stake=1")
+    assert await first.handle("bob: /accept")
+    assert await first.handle("alice: /move 8/5 6/5")
+    out = io.StringIO()  # a restarted console: it has not seen alice or bob type anything
+    again = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                    tmp_path / "boards", out=out)
+    assert await again.handle("carol: /board")
+    text = out.getvalue()
+    assert "[Roll] (bob)" in text and "[Double] (bob)" in text
+    assert "(100" not in text  # no raw ids
+
+
+async def test_demo_stops_at_the_end_of_a_money_game(tmp_path: Path) -> None:
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(),  # type: ignore[arg-type]
+                                  dice=Script([3, 1], then="0123456789abcdef3141592653")),
+                      tmp_path / "boards", out=out)
+    assert await console.handle("alice: /challenge @bob stake=1")
+    assert await console.handle("bob: /accept")
+    assert await console.handle("/demo")
+    text = out.getvalue()
+    assert "Session after 1 game(s)" in text and "Session after 2 game(s)" not in text
+    assert "/demo stops at the end of the game" in text
+    assert "Game 2 begins" in text
+
+
+def test_ai_workers_leave_ctrl_c_to_the_console() -> None:
+    """Ctrl-C reaches every process of the terminal's group: a worker ignores it, so the
+    console exits cleanly without a worker's traceback."""
+    code = ("import os, signal, time\n"
+            "from bot.ai.runner import ignore_interrupts\n"
+            "ignore_interrupts()\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "time.sleep(0.1)\n"
+            "print('still here')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=ROOT)
+    assert done.returncode == 0 and "still here" in done.stdout
+    assert "Traceback" not in done.stderr

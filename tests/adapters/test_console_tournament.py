@@ -31,7 +31,7 @@ async def test_a_tournament_from_the_console(tmp_path: Path) -> None:
     assert "round 1 is paired" in text and "opened in #t1-r1-1" in text
     assert "(1-point match, rated)" in text or "1-point match, rated" in text
     assert await console.handle("/channel t1-r1-1")
-    assert await console.handle("bob: /forfeit")
+    assert await console.handle("bob: /forfeit confirm")
     assert "the champion is alice" in out.getvalue()
     assert await console.handle("/channel table")
     assert await console.handle("org: /tournament status")

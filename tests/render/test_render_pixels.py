@@ -398,3 +398,23 @@ def test_remembered_texts_draw_exactly_what_pillow_draws(
         png._text_mask.cache_clear()
         assert png._render(view, th, 800).tobytes() == direct
         assert png._render(view, th, 800).tobytes() == direct
+
+
+def test_ids_are_printed_in_the_title_band_only() -> None:
+    """Issue 19, item 5: the Position ID and Match ID on the picture; the board and the
+    panels are drawn exactly as without them."""
+    from dataclasses import replace
+
+    from render.layout import frame
+    from render.png import render_image
+    from render.view import MatchInfo
+
+    view = BoardView(Position.standard(), turn=Player.WHITE, dice=(3, 1), match=MatchInfo(5))
+    plain = render_image(view)
+    marked = render_image(replace(view, ids="Position ID 4HPwATDgc/ABMA  Match ID cAkAAAAAAAAA"))
+    assert plain.size == marked.size
+    band = frame(plain.width).title
+    below = (0, band[3], plain.width, plain.height)
+    assert plain.crop(below).tobytes() == marked.crop(below).tobytes()
+    right = (band[2] - (band[2] - band[0]) // 3, band[1], band[2], band[3])
+    assert plain.crop(right).tobytes() != marked.crop(right).tobytes()  # the IDs are there

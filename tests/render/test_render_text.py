@@ -70,7 +70,7 @@ def test_text_board_shows_names_cube_dice_score() -> None:
     assert "Match to 7" in board
     assert "(5) 3" in board  # the used die in parentheses
     assert "Cube: 2 (owned by Bob)" in board
-    assert "Last play: Bob 24/18* 18/13" in board
+    assert "Last play: Bob 24/18*/13" in board  # canonical notation (issue 19, item 7)
     lines = board.splitlines()
     cube_line = next(line for line in lines if line.lstrip().startswith("[2]"))
     assert lines.index(cube_line) < len(lines) // 2  # Bob (top) owns it

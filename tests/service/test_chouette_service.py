@@ -17,7 +17,7 @@ from scripted import OPENED, Script, opened
 
 from bot.config import Config
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply
+from bot.service.replies import Action, Reply, plain
 from bot.service.values import Actor, Place
 from render.view import StakeState
 
@@ -476,3 +476,17 @@ async def test_a_server_playing_beavers_opens_chouettes_without_them(tmp_path: P
     refused = await table.open(Place(HERE.guild_id, HERE.channel_id + 1), ALICE,
                                rules={"beavers": "on"})
     assert not refused.ok and "Beavers are not used in a chouette" in refused.text
+
+
+async def test_after_a_partner_s_drop_the_prompt_asks_only_the_others(tmp_path: Path) -> None:
+    # Issue 19, item 7: a partner who answered is not asked again.
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 3])
+    await seat(host, [ALICE, BOB, CAROL, DAVE])
+    ok(await host.games.move(HERE, BOB, "8/5 6/5"))
+    ok(await host.games.double(HERE, ALICE))
+    reply = ok(await host.games.drop(HERE, CAROL))
+    asked = [plain(n) for n in reply.notify if "answer the box's double" in plain(n)]
+    assert asked == ["@dave: answer the box's double for yourselves with /take or /drop "
+                     "before the captain does; the captain's answer closes it."]
+    take = next(b for b in reply.buttons if b.action is Action.TAKE)
+    assert set(take.users) == {BOB.id, DAVE.id}

@@ -60,7 +60,12 @@ async def state(storage: SqliteStorage) -> State:
         assert row is not None
         games = await tx.games_of_match(row.id)
         events = await tx.events(games[-1].id)
-    return State(row.version, tuple(e.kind for e in events), games[-1].dice_drawn)
+    # A play that may still be taken back is in the match state until the opponent acts
+    # (bot.service.takeback): the game's record is the stored events, then those.
+    unsettled = row.state.get("unsettled") or {}
+    held = tuple(str(e["type"]) for e in unsettled.get("events", [])
+                 if unsettled.get("game") == games[-1].id)
+    return State(row.version, tuple(e.kind for e in events) + held, games[-1].dice_drawn)
 
 
 def one_applied(replies: Sequence[Reply], before: State, after: State,

@@ -90,7 +90,7 @@ CASES: list[tuple[str, Call, tuple[str, ...]]] = [
     ("right-to-left override", lambda s: s.move(PLACE, WHITE, "\u202e8/5 6/5"),
      ("can't read",)),
     ("full-width digits", lambda s: s.move(PLACE, WHITE, "１３/７ ６/５"),
-     ("6 pips", "only the 3 left")),
+     ("6 pips", "you rolled 3-1")),  # not "only the 3 left": nothing was played (issue 19, 7)
     ("empty move", lambda s: s.move(PLACE, WHITE, "   "), ("you must play your 3-1",)),
     ("three moves for 3-1", lambda s: s.move(PLACE, WHITE, "8/5 6/5 6/5"),
      ("3 moves", "at most two")),

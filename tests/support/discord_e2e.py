@@ -191,9 +191,10 @@ def button_users(message: Message, label: str) -> list[int]:
 
 
 async def private(record: Interaction) -> str:
+    """The text of the private (ephemeral) answer: its content and embed descriptions."""
     message = await record.message()
     assert message.flags & EPHEMERAL, message
-    return message.content
+    return message.text
 
 
 async def start_game(fake: FakeDiscord, alice: User, bob: User, **terms: int) -> Message:

@@ -49,6 +49,8 @@ from bot.config import Config
 from bot.service import fairdice
 from bot.service.game import GameService
 from bot.service.replies import Reply
+from bot.service.state import MatchState
+from bot.service.takeback import restore
 from bot.service.values import Actor, Expect, Place
 from bot.service.verify import dice_of_record
 from bot.storage.interface import EventRow, GameRow, MatchRow, Transaction
@@ -96,7 +98,10 @@ async def snapshot(tx: Transaction, row: MatchRow) -> Snapshot:
         return Snapshot(row, None, [], None)
     game_row = games[-1]
     events = await tx.events(game_row.id)
-    return Snapshot(row, game_row, events, replay(row, game_row, events))
+    # The game as the service sees it: with a play that may still be taken back.
+    game, _, _ = restore(MatchState.from_dict(row.state), game_row,
+                         replay(row, game_row, events))
+    return Snapshot(row, game_row, events, game)
 
 
 async def channel_state(storage: SqliteStorage, channel: int) -> Snapshot | None:

@@ -133,7 +133,9 @@ async def test_a_chouette_game_from_open_to_the_leaderboard(fake: FakeDiscord, t
         assert "carol drops (a partner's own answer; the captain bob answers for the team)" in (
             answered.text)
         assert "Partners' answers: carol drops." in answered.text
-        assert button_users(answered, "Take") == sorted([bob.id, carol.id])
+        # carol has answered: only the captain is asked now (issue 19, item 7)
+        assert button_users(answered, "Take") == [bob.id]
+        assert f"<@{carol.id}>: answer the box's double" not in answered.content
 
         record = await fake.click(bob, answered, "Take")
         taken = await record.public()
@@ -239,6 +241,7 @@ async def test_chouette_refusals_autocomplete_and_help(fake: FakeDiscord, tmp_pa
         assert ("`/chouette open|join|leave|start|suggest|status` Chouette: one player in "
                 "the box against a team") in text
         assert "`/challenge`" in text and "`/leaderboard`" in text
-        assert text.endswith("then `/chouette start`.")  # not clipped at 2000 characters
+        assert text.endswith("then `/chouette start`.")  # whole: not clipped at 2000
+        assert len(text) > 2000  # (every command is listed: more than a message holds)
     finally:
         await host.stop()

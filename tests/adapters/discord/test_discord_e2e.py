@@ -83,7 +83,7 @@ async def test_full_match_from_challenge_to_leaderboard(fake: FakeDiscord, host:
         raise AssertionError("the game did not end")
     assert seen > 10
     assert "Dice seed of game 1" in board.text
-    assert board.components == []  # nothing more to press
+    assert board.labels() == ["Rematch"]  # the one thing left to press (issue 19, item 10)
     _, alt = _picture(board, "-summary.png", "PNG")  # issue 18: the match summary
     assert alt.startswith("Summary of the match to 1: alice ")
 
@@ -127,7 +127,9 @@ async def test_double_taken_then_dropped_and_refusals(fake: FakeDiscord, tmp_pat
         record = await fake.slash(alice, "move", moves="8/5 6/5")
         board = await record.public()
         assert "alice plays 8/5 6/5" in board.text
-        assert board.labels() == ["Roll", "Double"]
+        # alice may take her play back until bob acts (issue 19, item 8)
+        assert board.labels() == ["Roll", "Double", "Take back"]
+        assert button_users(board, "Take back") == [alice.id]
         assert button_users(board, "Double") == [bob.id]
 
         wrong = await fake.click(alice, board, "Double")
@@ -402,3 +404,84 @@ async def test_replay_analyze_and_stats_answer_with_pictures(fake: FakeDiscord,
     finally:
         await h.stop()
         h.ai.close()
+
+
+async def test_the_draft_the_stage_and_the_match_id_are_shown(fake: FakeDiscord,
+                                                             tmp_path: Path) -> None:
+    """Issue 19, items 2 and 3: a play entered in part is drawn (its Position ID in the
+    footer, the board picture changed), the Match ID says who is on roll with which dice
+    at which score, and a variant's second stage names the dice owed."""
+    from engine.gnubgid import decode_match_id, decode_position_id
+    from engine.player import Player
+
+    h = Host(fake, tmp_path, Script([3, 2]))
+    alice, bob, _ = users(fake)
+    await h.start()
+    try:
+        board = await start_game(fake, alice, bob, length=3)
+        before = board.embeds[-1]["footer"]["text"]
+        before_png = list(board.files.values())[-1]
+        record = await fake.slash(alice, "move", moves="13/10")
+        drafted = await record.public()
+        assert_board_message(drafted)
+        assert "alice has played 13/10 so far" in drafted.text
+        footer = drafted.embeds[-1]["footer"]["text"]
+        position_id, match_id = re.fullmatch(
+            r"Position ID: (\S+) · Match ID: (\S+)", footer).groups()  # type: ignore[union-attr]
+        assert footer != before and list(drafted.files.values())[-1] != before_png
+        drawn = decode_position_id(position_id, Player.WHITE)
+        assert drawn.sides[Player.WHITE][10] == 1 and drawn.sides[Player.WHITE][13] == 4
+        state = decode_match_id(match_id)
+        assert (state.match_length, state.score, state.dice) == (3, (0, 0), (3, 2))
+        assert state.on_roll is Player.WHITE
+        assert "Undo" in drafted.labels()
+
+    finally:
+        await h.stop()
+
+
+async def test_a_variant_s_second_stage_names_the_dice_owed(fake: FakeDiscord,
+                                                           tmp_path: Path) -> None:
+    # 003 ch.12 (Acey-Deucey): a doublet is played on both sides: four 3s, then four 4s.
+    h = Host(fake, tmp_path, Script([6, 5, 1, 2, 3, 3]))
+    alice, bob, _ = users(fake)
+    await h.start()
+    try:
+        record = await fake.slash(alice, "challenge", opponent=bob, variant="acey-deucey-1930")
+        challenge = await record.public()
+        board = await (await fake.click(bob, challenge, "Accept")).public()
+        assert f"<@{alice.id}> to play 3-3." in board.content
+        record = await fake.slash(alice, "move", moves="in/22(4)")
+        board = await record.public()
+        assert (f"<@{alice.id}> to play 4-4 (the reverse side, four 4s, owed after the 3-3)."
+                in board.content)
+        refused = await fake.slash(alice, "move", moves="in/22(4)")
+        assert "Now you play 4-4 (the reverse side" in await private(refused)
+        roll = await fake.slash(alice, "roll")
+        assert "play 4-4 (the reverse side" in await private(roll)
+    finally:
+        await h.stop()
+
+
+async def test_rematch_and_forfeit_confirmation(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Issue 19, items 9 and 10: /forfeit asks first; the match's last board has a Rematch
+    button for both players, which challenges again with the same terms."""
+    h = Host(fake, tmp_path, Script([3, 1, 3, 1]))
+    alice, bob, _ = users(fake)
+    await h.start()
+    try:
+        await start_game(fake, alice, bob, length=3)
+        asked = await fake.slash(bob, "forfeit")
+        assert "/forfeit confirm" in await private(asked)
+        record = await fake.slash(bob, "forfeit", confirm=True)
+        ended = await record.public()
+        assert "alice wins the match by forfeit" in ended.text
+        assert ended.labels() == ["Rematch"]
+        assert sorted(button_users(ended, "Rematch")) == sorted([alice.id, bob.id])
+        record = await fake.click(bob, ended, "Rematch")
+        again = await record.public()
+        assert "bob challenges alice to a 3-point match" in again.content
+        assert again.labels() == ["Accept", "Decline"]
+        assert button_users(again, "Accept") == [alice.id]
+    finally:
+        await h.stop()

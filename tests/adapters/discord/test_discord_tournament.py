@@ -75,7 +75,7 @@ async def test_a_tournament_from_signup_to_the_bracket(fake: FakeDiscord, tmp_pa
 
         # ------------------------------------------- a finished match advances it
         loser = fake.users[max(players)]
-        record = await fake.slash(loser, "forfeit", channel=first.channel_id)
+        record = await fake.slash(loser, "forfeit", channel=first.channel_id, confirm=True)
         ended = await record.public()
         assert "round 2 is paired" in ended.text
         await fake.until(lambda: len(thread_boards(fake)) == 2)

@@ -1,5 +1,5 @@
 """Game commands: /challenge, /accept, /decline, /cancel, /roll, /move, /undo, /double,
-/take, /drop, /beaver, /resign, /choose, /claim, /forfeit and /board.
+/take, /drop, /beaver, /resign, /choose, /claim, /forfeit, /stop, /rematch and /board.
 
 Each command calls one service method with the place (guild, channel or
 thread) and the acting user, and shows the reply; the service decides
@@ -315,10 +315,24 @@ class GameCog(ServiceCog):
         await self.act(interaction, Action.CLAIM)
 
     @app_commands.command(description="Abandon the match (you lose it)")
+    @app_commands.describe(confirm="Abandon for good: you lose the game in progress and the "
+                                   "match (money play: the session ends)")
     @app_commands.guild_only()
     @board_permissions
-    async def forfeit(self, interaction: Interaction) -> None:
-        await self.act(interaction, Action.FORFEIT)
+    async def forfeit(self, interaction: Interaction, confirm: bool = False) -> None:
+        await self.act(interaction, Action.FORFEIT, "confirm" if confirm else None)
+
+    @app_commands.command(description="End a money session between games")
+    @app_commands.guild_only()
+    @board_permissions
+    async def stop(self, interaction: Interaction) -> None:
+        await self.act(interaction, Action.STOP)
+
+    @app_commands.command(description="Play the last match here again")
+    @app_commands.guild_only()
+    @board_permissions
+    async def rematch(self, interaction: Interaction) -> None:
+        await self.act(interaction, Action.REMATCH)
 
     @app_commands.command(description="Show the board of the game in this channel")
     @app_commands.guild_only()

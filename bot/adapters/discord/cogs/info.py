@@ -11,6 +11,7 @@ from discord import app_commands
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName
 from bot.adapters.discord.convert import actor_of, place_of
+from bot.adapters.discord.presenter import EMBED_COLOUR
 from bot.service.export import FORMATS
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class InfoCog(ServiceCog):
 
     @app_commands.command(description="How to play backgammon here: the commands")
     async def help(self, interaction: Interaction) -> None:
-        lines = ["**Backgammon commands**"]
+        lines = ["**Backgammon commands**"]  # the title, then one line a command
         for command in sorted(self.bot.tree.get_commands(), key=lambda c: c.name):
             name = command.name
             if isinstance(command, app_commands.Group):  # one line: /chouette open|join...
@@ -92,7 +93,11 @@ class InfoCog(ServiceCog):
         lines.append("Start with `/challenge @user`; the buttons under each board show "
                      "what you can do next. Chouette: `/chouette open`, the others "
                      "`/chouette join`, then `/chouette start`.")
-        await self.presenter.private(interaction, "\n".join(lines))
+        # An embed's description holds 4096 characters (a message 2000): the list of
+        # every command fits whole as the bot grows.
+        embed = discord.Embed(title=lines[0].strip("*"), description="\n".join(lines[1:]),
+                              colour=EMBED_COLOUR)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: ServiceBot) -> None:

@@ -76,6 +76,9 @@ def draw_picture(picture: Picture, theme: str) -> bytes:
     if picture.kind is PictureKind.CARD:
         from render.card import render_card
         return render_card(content, theme=theme)
+    if picture.kind is PictureKind.BRACKET:
+        from render.bracket import render_tournament_png
+        return render_tournament_png(content.state, theme, dict(content.names))
     from render.summary import render_summary
     return render_summary(content, theme=theme)
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from render.view import BoardView
 
 if TYPE_CHECKING:
+    from engine.tournament import TournamentState
     from render.card import PlayerCard
     from render.chart import ChartData
     from render.replay import ReplayFrame
@@ -107,6 +108,17 @@ class PictureKind(Enum):
     """A player card."""
     SUMMARY = "summary"
     """A match summary."""
+    BRACKET = "bracket"
+    """A tournament's bracket or standings table (``content``: :class:`BracketData`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketData:
+    """What a bracket picture is drawn from: the tournament's state and its players'
+    names by id (``render.bracket.render_tournament_png``)."""
+
+    state: TournamentState
+    names: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +128,7 @@ class Picture:
     attachment's description, read by screen readers)."""
 
     kind: PictureKind
-    content: tuple[ReplayFrame, ...] | ChartData | PlayerCard | MatchSummary
+    content: tuple[ReplayFrame, ...] | ChartData | PlayerCard | MatchSummary | BracketData
     filename: str
     alt_text: str
 

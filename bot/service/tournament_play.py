@@ -11,7 +11,15 @@ from typing import Any
 
 from bot.config import Config
 from bot.service.challenges import Challenges
-from bot.service.replies import Mention, Refusal, Reply, notice
+from bot.service.replies import (
+    BracketData,
+    Mention,
+    Picture,
+    PictureKind,
+    Refusal,
+    Reply,
+    notice,
+)
 from bot.service.runner import ActionRunner
 from bot.service.state import MatchState
 from bot.service.tournament_data import (
@@ -86,6 +94,17 @@ def round_lines(loaded: Loaded, data: TournamentData, before: TournamentState | 
             notes.append(notice(Mention(int(champion), data.name(champion)),
                                 f" wins {loaded.row.name}. Congratulations!"))
     return lines, notes
+
+
+def bracket_picture(title: str, state: TournamentState, data: TournamentData) -> Picture:
+    """The bracket (or standings) as it stands after a result, with its text alternative:
+    posted with the end of every tournament match (issue 17: "updated after each
+    result")."""
+    from render.bracket import alt_text  # Pillow only when a tournament match ends
+
+    names = tuple((str(e.user), e.name) for e in data.entrants)
+    return Picture(PictureKind.BRACKET, BracketData(state, names), "bracket.png",
+                   f"{title}: " + alt_text(state, dict(names)))
 
 
 class TournamentPlay:
@@ -214,5 +233,6 @@ class TournamentPlay:
         lines, notes = round_lines(loaded, new, state)
         work.lines.extend(lines)
         work.notify.extend(notes)
+        work.pictures.append(bracket_picture(loaded.title, new_state, new))
         if new_state.new_pairings(state):
             work.tx.on_commit(self.wake)

@@ -345,3 +345,27 @@ async def test_a_started_match_cannot_be_claimed(tmp_path: Path) -> None:
     claim = await service.tournament_claim(HALL, player(3 - mover))
     assert not claim.ok and "only an unstarted match can be claimed" in claim.text
     assert (await data(service, tid)).claims == ()
+
+
+async def test_every_result_posts_the_bracket_as_it_stands(tmp_path: Path) -> None:
+    """Issue 17 ('See it'): the bracket is updated after each result, and the champion
+    is announced with the final board: the reply that ends a tournament match carries
+    the bracket picture (with its text alternative) beside the board."""
+    from bot.service.replies import BracketData, PictureKind
+
+    service = await make(tmp_path)
+    tid = await create(service, 4, "single-elimination")
+    assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
+    for round_ in (1, 2):
+        await open_all(service)
+        for _, match in sorted((await open_matches(service, tid)).items()):
+            reply = await finish(service, match, min(match.white_id, match.black_id))
+            (picture,) = [p for p in reply.pictures if p.kind is PictureKind.BRACKET]
+            assert isinstance(picture.content, BracketData)
+            state = picture.content.state
+            assert state == (await data(service, tid)).started  # as it stands now
+            assert picture.alt_text and "Cup" in picture.alt_text
+            if state.finished:
+                assert round_ == 2 and "champion is p1" in reply.text
+                assert "p1" in picture.alt_text and reply.boards  # with the final board
+    assert (await data(service, tid)).started.finished

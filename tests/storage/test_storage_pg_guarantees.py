@@ -601,3 +601,55 @@ async def test_stale_version_is_not_retried(backend: Backend) -> None:
     with pytest.raises(StaleVersionError) as caught:
         await storage.run(stale)
     assert not isinstance(caught.value, RetryableConflict) and calls == [1]
+
+
+# --------------------------------------- item 3 through the service: 2**31 and beyond
+
+async def test_a_cube_past_2_31_ends_and_a_2_31_chouette_stake_is_refused_alike(
+        backend: Backend) -> None:
+    """Issue 21 item 3, through the service on both backends: double and beaver at every
+    chance at 1 a point until the cube passes 2**31 (the money bound of the hardening
+    issue allows up to 2**38 there), then abandon: the ledger takes the points (bigint
+    columns on PostgreSQL) and the leaderboard reads them; a chouette stake of 2**31 is
+    refused with its reason on both, never a DataError."""
+    from scripted import Script
+
+    from engine.game import Phase
+    from engine.player import Player
+
+    storage = await backend.open()
+    service = GameService(storage, Config(), dice=Script(then="3a14f59c62d8b07e"))
+    alice, bob = Actor(21, "alice"), Actor(22, "bob")
+    place = Place(GUILD, 60)
+    assert (await service.challenge(place, alice, bob, stake=1,
+                                    rules={"beavers": "on"})).ok
+    assert (await service.accept(place, bob)).ok
+    for _ in range(400):
+        game = (await service.runner.look(place)).game
+        assert game is not None and game.awaiting is not None
+        if game.cube.value > 2**31:
+            break
+        who = alice if game.awaiting is Player.WHITE else bob
+        if game.phase is Phase.ROLL:
+            reply = await service.double(place, who)
+            if not reply.ok:
+                reply = await service.roll(place, who)
+        elif game.phase is Phase.DOUBLED:
+            reply = await service.beaver(place, who)
+            if not reply.ok:
+                reply = await service.take(place, who)
+        else:
+            plays = await service.suggestions(place, who, "")
+            reply = await service.move(place, who, plays[0])
+        assert reply.ok, reply.text
+    cube = game.cube.value
+    assert cube > 2**31
+    ended = await service.forfeit(place, alice)
+    assert ended.ok, ended.text
+    async with storage.snapshot() as tx:
+        assert await tx.balance(GUILD, bob.id) == cube
+        assert await tx.balance(GUILD, alice.id) == -cube
+    board = await service.leaderboard(place, bob, "money")
+    assert board.ok and f"{cube:+d}" in board.text
+    refused = await service.chouette.open(Place(GUILD, 61), alice, stake=2**31)
+    assert not refused.ok and "stake" in refused.text.lower()

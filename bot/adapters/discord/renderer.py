@@ -150,6 +150,8 @@ class Renderer:
             return await self.chart(content)
         if picture.kind is PictureKind.CARD:
             return await self.card(content)
+        if picture.kind is PictureKind.BRACKET:
+            return await self.bracket(content.state, dict(content.names))
         return await self.summary(content)
 
     async def _draw(self, job: functools.partial[bytes]) -> bytes:

@@ -5,7 +5,9 @@ cogs depend on this interface only (so the app may load them without an import c
 from __future__ import annotations
 
 from abc import abstractmethod
+from typing import Any
 
+import discord
 from discord.ext import commands
 
 from bot.adapters.discord.presenter import Presenter
@@ -21,3 +23,8 @@ class ServiceBot(commands.AutoShardedBot):
     @abstractmethod
     def service(self) -> GameService:
         """The game service (started in ``setup_hook``)."""
+
+    @abstractmethod
+    async def on_interaction_error(self, interaction: discord.Interaction[Any],
+                                   error: Exception) -> None:
+        """The one error handler of commands and buttons."""

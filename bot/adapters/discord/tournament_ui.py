@@ -11,11 +11,12 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import Any, Protocol, cast
+from typing import Any, cast
 
 import discord
 
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip
 from bot.service.game import GameService
 from bot.service.replies import Reply
@@ -26,17 +27,6 @@ from bot.service.values import Place
 log = logging.getLogger(__name__)
 TEMPLATE = r"bgt:(?P<act>join|leave):(?P<tournament>[0-9]+)"
 ALT_TEXT_LIMIT = 1024
-
-
-class Host(Protocol):
-    @property
-    def service(self) -> GameService: ...
-
-    @property
-    def presenter(self) -> Presenter: ...
-
-    async def on_interaction_error(self, interaction: discord.Interaction[Any],
-                                   error: Exception) -> None: ...
 
 
 class SignupButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
@@ -58,13 +48,13 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         return cls(match["act"], int(match["tournament"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        host = cast(Host, interaction.client)
+        host = cast(ServiceBot, interaction.client)
         try:
             await self.press(host, interaction)
         except Exception as error:  # one error handler for commands and buttons
             await host.on_interaction_error(interaction, error)
 
-    async def press(self, host: Host, interaction: discord.Interaction[Any]) -> None:
+    async def press(self, host: ServiceBot, interaction: discord.Interaction[Any]) -> None:
         place, actor = place_of(interaction), actor_of(interaction.user)
         service = host.service
         call = service.tournament_join if self.act == "join" else service.tournament_leave

@@ -207,7 +207,7 @@ async def _submit(db: aiosqlite.Connection, batch: Sequence[_Statement]) -> Any:
     aiosqlite runs one callable per trip; ``Connection._execute`` is how its own
     methods queue theirs (present from 0.17 to today).  Should a release drop
     it, the statements go one trip each through the public API instead: the
-    same results, only slower (``tests/test_storage.py`` runs both ways).
+    same results, only slower (``tests/storage/test_storage.py`` runs both ways).
     """
     run_in_thread = getattr(db, "_execute", None)
     if run_in_thread is not None and _BATCHING:

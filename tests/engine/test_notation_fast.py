@@ -1,7 +1,7 @@
 """format_play / format_plays (a cache by move identity and a direct path for short
 plays) write exactly what the general :func:`engine.notation.format_moves` writes.
 
-format_moves is gnubg's FormatMove step by step (see tests/test_notation.py for the
+format_moves is gnubg's FormatMove step by step (see tests/engine/test_notation.py for the
 canonical forms themselves); here it is the oracle for the fast path, on every
 play of a corpus of reachable positions and on arbitrary move lists.
 """

@@ -12,7 +12,7 @@
 
 Run as a script, this file is one bot process of the cross-process test::
 
-    python tests/test_storage_pg_restart.py DB GO_FILE CHANNEL...
+    python tests/storage/test_storage_pg_restart.py DB GO_FILE CHANNEL...
 """
 
 from __future__ import annotations

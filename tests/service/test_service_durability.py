@@ -1,6 +1,6 @@
 """Crash safety of the game service: kill -9 at random instants loses no committed action.
 
-A driver subprocess (:mod:`tests.service_driver`) plays random games in several
+A driver subprocess (tests/support/service_driver.py) plays random games in several
 channels and logs, with fsync, every action the service reported as done.  The
 test kills it with SIGKILL at random moments (some during start-up and
 migration), restarts it on the same database, and at the end checks that
@@ -11,7 +11,7 @@ migration), restarts it on the same database, and at the end checks that
 * every game's stored record replays with ``Game.replay`` to its stored row
   (finished, result, winner, ``dice_drawn``, dice from the seed), and the
   matches' scores, ledgers and ratings agree with their games
-  (:func:`tests.service_driver.audit`);
+  (``audit`` in tests/support/service_driver.py);
 * the service continues every unfinished game, and a last driver run resumes
   and plays on without a single refusal.
 """

@@ -32,7 +32,7 @@ import dataclasses
 import json
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -65,6 +65,8 @@ from bot.storage.interface import (
 )
 
 T = TypeVar("T")
+_R = TypeVar("_R", MatchRow, TournamentRow)
+"""A row with an optimistic version (``id``, ``version``, ``updated_at``)."""
 
 _MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 _MATCH_COLUMNS = (
@@ -394,27 +396,41 @@ class SqliteTransaction:
         return _match(row)
 
     async def update_match(self, row: MatchRow, **changes: Any) -> MatchRow:
-        unknown = set(changes) - _MATCH_UPDATABLE
+        return await self._update_versioned(
+            "matches", "match", row, changes, _MATCH_UPDATABLE, json_columns={"state"},
+            bool_columns={"rated"})
+
+    async def _update_versioned(self, table: str, what: str, row: _R, changes: dict[str, Any],
+                                updatable: Collection[str], *, json_columns: Collection[str],
+                                bool_columns: Collection[str] = (), retry: bool = False) -> _R:
+        """Write ``changes`` to ``row`` of ``table`` with the optimistic version check (the
+        row must still be at ``row.version``), bump the version and ``updated_at``; the
+        row as a read would now return it (built here, not read back)."""
+        unknown = set(changes) - set(updatable)
         if unknown:
-            raise ValueError(f"cannot update match columns {sorted(unknown)}")
+            raise ValueError(f"cannot update {what} columns {sorted(unknown)}")
         stamp = now()
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [stamp]
         stored: dict[str, Any] = {}
         for key, value in changes.items():
             sets.append(f"{key} = ?")
-            if key == "state":
+            if key in json_columns:
                 text = _dumps(value)
                 params.append(text)
                 stored[key] = json.loads(text)
+            elif key in bool_columns:
+                params.append(int(value))
+                stored[key] = bool(value)
             else:
                 params.append(int(value) if isinstance(value, bool) else value)
-                stored[key] = bool(value) if key == "rated" else value
+                stored[key] = value
+        version, ident = row.version, row.id
         await self._write_checked(
-            f"UPDATE matches SET {', '.join(sets)} WHERE id = ? AND version = ?",
-            (*params, row.id, row.version),
-            f"match {row.id} is no longer at version {row.version}")
-        return dataclasses.replace(row, version=row.version + 1, updated_at=stamp, **stored)
+            f"UPDATE {table} SET {', '.join(sets)} WHERE id = ? AND version = ?",
+            (*params, ident, version),
+            f"{what} {ident} is no longer at version {version}", retry=retry)
+        return dataclasses.replace(row, version=version + 1, updated_at=stamp, **stored)
 
     async def claim_reminder(self, match_id: int, version: int) -> bool:
         """Mark the reminder for ``version`` as sent; True for exactly one caller."""
@@ -622,27 +638,9 @@ class SqliteTransaction:
         return [_tournament(r) for r in rows]
 
     async def update_tournament(self, row: TournamentRow, **changes: Any) -> TournamentRow:
-        unknown = set(changes) - _TOURNAMENT_UPDATABLE
-        if unknown:
-            raise ValueError(f"cannot update tournament columns {sorted(unknown)}")
-        stamp = now()
-        sets = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [stamp]
-        stored: dict[str, Any] = {}
-        for key, value in changes.items():
-            sets.append(f"{key} = ?")
-            if key in _TOURNAMENT_JSON:
-                text = _dumps(value)
-                params.append(text)
-                stored[key] = json.loads(text)
-            else:
-                params.append(value)
-                stored[key] = value
-        await self._write_checked(
-            f"UPDATE tournaments SET {', '.join(sets)} WHERE id = ? AND version = ?",
-            (*params, row.id, row.version),
-            f"tournament {row.id} is no longer at version {row.version}", retry=True)
-        return dataclasses.replace(row, version=row.version + 1, updated_at=stamp, **stored)
+        return await self._update_versioned(
+            "tournaments", "tournament", row, changes, _TOURNAMENT_UPDATABLE,
+            json_columns=_TOURNAMENT_JSON, retry=True)
 
     async def claim_tournament_notice(self, tournament_id: int, kind: str, round: int) -> bool:
         column = _NOTICE_COLUMNS[kind]

@@ -386,7 +386,7 @@ class GameService:
                     if user is not None:
                         out[user_id] = user.name
         except StorageError:
-            pass  # the ids are shown as they are
+            return out  # (what was read; the other ids are shown as they are)
         return out
 
     async def stop(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:

@@ -61,6 +61,7 @@ start together migrate once).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import random
 import re
@@ -427,11 +428,10 @@ class PostgresStorage:
     @staticmethod
     async def _release(pool: Any, conn: Any) -> None:
         """Back to ``pool`` (the pool it came from: close() may have begun meanwhile)."""
-        try:
+        # A broken connection: the pool has terminated it and will open a new one.
+        with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError,
+                                 asyncpg.InternalClientError, OSError, TimeoutError):
             await pool.release(conn)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError,
-                OSError, TimeoutError):
-            pass  # a broken connection: the pool has terminated it and will open a new one
 
     async def _begin(self, deadline: float) -> tuple[Any, Any, Any]:
         """A pooled connection inside BEGIN.  Connection failures (refused, the
@@ -472,11 +472,10 @@ class PostgresStorage:
             try:
                 yield pg_tx
             except BaseException as error:
-                try:
+                # A connection that is gone needs no rollback: the server rolls back.
+                with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError,
+                                         asyncpg.InternalClientError, OSError, TimeoutError):
                     await tx.rollback()
-                except (asyncpg.PostgresError, asyncpg.InterfaceError,
-                        asyncpg.InternalClientError, OSError, TimeoutError):
-                    pass  # the connection is gone: the server rolls back by itself
                 typed = _translate(error, conn, committing=False)
                 if typed is not None:
                     raise typed from error

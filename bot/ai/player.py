@@ -87,7 +87,7 @@ def decide(game: Game, context: MatchContext | None = None, level: Level = DEFAU
         raise NoDecision(f"nobody has to act in phase {game.phase.value}")
     if sage.uses_network(game):
         return _NetworkPlayer(game, ctx, level, r, player).decide()
-    return heuristic_decide(game, player, r, level)
+    return heuristic_decide(game, player, r, level, ctx)
 
 
 def apply_decision(game: Game, decision: Decision, dice: Dice | None = None) -> Game:
@@ -120,8 +120,12 @@ def apply_decision(game: Game, decision: Decision, dice: Dice | None = None) -> 
 
 
 def heuristic_decide(game: Game, player: Player, rng: random.Random,
-                        level: Level) -> Decision:
+                        level: Level, context: MatchContext | None = None) -> Decision:
+    """The heuristic player's decision (the variants, and the fallback).  Like the
+    network, it never doubles a dead cube (at double match point, when the cube already
+    decides the match, at the cube's cap): the match ``context`` says when."""
     src = "heuristic"
+    ctx = context or MatchContext.money()
     phase = game.phase
     if phase is Phase.RESIGNATION:
         assert game.resignation is not None
@@ -132,7 +136,8 @@ def heuristic_decide(game: Game, player: Player, rng: random.Random,
         take = heuristic.should_take(game, player)
         return Decision(player, Action.TAKE if take else Action.DROP, source=src)
     if phase is Phase.ROLL:
-        if game.may_double(player) and heuristic.should_double(game, player):
+        if game.may_double(player) and dead_double_reason(game, ctx, player) is None and (
+                heuristic.should_double(game, player)):
             return Decision(player, Action.DOUBLE, source=src)
         return Decision(player, Action.ROLL, source=src)
     if phase is Phase.PLAY:

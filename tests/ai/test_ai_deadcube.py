@@ -137,3 +137,18 @@ def test_no_cube_and_crawford_game_are_dead() -> None:
     assert dead_double_reason(crawford, ctx, W) == "the cube is not in use in this game"
     off = race(W, *WINNING, money=True, rules=RuleOptions(cube=False))
     assert dead_double_reason(off, MatchContext.money(), W) is not None
+
+
+def test_the_heuristic_player_of_the_variants_keeps_to_the_same_rule() -> None:
+    """The variants' heuristic player doubles a race it leads, but never a dead cube: at
+    double match point the double cannot change the match (issue 22, item 1)."""
+    from bot.ai.player import heuristic_decide
+
+    winning = race(W, *WINNING, money=False)
+    live = race(W, *WINNING, money=True)
+    rng = random.Random(0)
+    assert heuristic_decide(live, W, rng, STRONG, MatchContext.money()).action is Action.DOUBLE
+    dmp = MatchContext(7, (6, 6))
+    assert heuristic_decide(winning, W, rng, STRONG, dmp).action is Action.ROLL
+    assert heuristic_decide(winning, W, rng, STRONG, MatchContext(7, (0, 0))).action is (
+        Action.DOUBLE)

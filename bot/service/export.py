@@ -11,6 +11,7 @@ for what the format cannot hold: :class:`~engine.formats.matfile.MatExportError`
 from __future__ import annotations
 
 from bot.storage.interface import GameStatus, MatchRow, Transaction
+from bot.storage.replay import player_names
 from engine.formats.matfile import MatGame, export_match
 from engine.formats.sgf import export_sgf
 from engine.player import Player
@@ -24,10 +25,7 @@ FORMATS = ("mat", "sgf")
 async def _stored_games(tx: Transaction,
                         match_row: MatchRow) -> tuple[tuple[str, str], list[MatGame]]:
     """The players' names and every game so far with the score before it."""
-    white = await tx.get_user(match_row.white_id)
-    black = await tx.get_user(match_row.black_id)
-    names = (white.name if white else str(match_row.white_id),
-             black.name if black else str(match_row.black_id))
+    names = await player_names(tx, match_row)
     score = [0, 0]
     games: list[MatGame] = []
     for row in await tx.games_of_match(match_row.id):

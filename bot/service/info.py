@@ -14,7 +14,7 @@ from bot.config import Config
 from bot.service import ratings
 from bot.service.ai_turns import match_context
 from bot.service.chances import chances_text
-from bot.service.records import NumberedGame, channel_games, check_number, player_names
+from bot.service.records import NumberedGame, channel_games, check_number
 from bot.service.replies import Board, Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.showing import (
@@ -28,7 +28,7 @@ from bot.service.showing import (
 from bot.service.values import Actor, Place, bad_ids
 from bot.service.views import board
 from bot.storage.interface import GameStatus, MatchRow
-from bot.storage.replay import replay_game
+from bot.storage.replay import player_names, replay_game
 from engine.match import Match, Session
 from engine.player import Player
 from engine.record import GameRecord

@@ -33,6 +33,7 @@ from bot.storage.interface import (
     Storage,
     Transaction,
 )
+from bot.storage.replay import player_names
 from engine.errors import BackgammonError
 from engine.game import Game, Phase
 from engine.move import Play
@@ -136,13 +137,6 @@ def check_number(number: int | None) -> None:
         shown = f" {number}" if -MAX_NUMBER <= number <= MAX_NUMBER else " with that number"
         raise Refusal(f"There is no game{shown}: games are numbered from 1, as the "
                       "channel shows them (\"Game 2 begins\").")
-
-
-async def player_names(tx: Transaction, match: MatchRow) -> tuple[str, str]:
-    white = await tx.get_user(match.white_id)
-    black = await tx.get_user(match.black_id)
-    return (white.name if white else str(match.white_id),
-            black.name if black else str(match.black_id))
 
 
 class Records:

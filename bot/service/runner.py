@@ -44,7 +44,7 @@ from bot.storage.interface import (
     StorageError,
     Transaction,
 )
-from bot.storage.replay import replay_game
+from bot.storage.replay import player_names, replay_game
 from engine.errors import BackgammonError
 from engine.match import Match, MoneySession, Session
 from engine.player import Player
@@ -181,10 +181,7 @@ class ActionRunner:
         if game_row is not None:
             game = replay_game(row, game_row, await tx.events(game_row.id))
             game, held, base = takeback.restore(state, game_row, game)
-        white = await tx.get_user(row.white_id)
-        black = await tx.get_user(row.black_id)
-        names = (white.name if white else str(row.white_id),
-                 black.name if black else str(row.black_id))
+        names = await player_names(tx, row)
         loaded = Loaded(row, state, session, game_row, game, names, held, base)
         # Cached once the transaction commits: a row this transaction wrote (a
         # chouette's next match) is not there for anyone if it rolls back.

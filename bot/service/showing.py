@@ -17,14 +17,13 @@ from bot.service.records import (
     NumberedGame,
     channel_games,
     check_number,
-    player_names,
 )
 from bot.service.replies import Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner, result_from_dict
 from bot.service.takeback import with_unsettled
 from bot.service.values import Actor, Place
 from bot.storage.interface import GameRow, GameStatus, MatchRow, Transaction
-from bot.storage.replay import replay_game
+from bot.storage.replay import player_names, replay_game
 from engine.match import Match, MoneySession, Session
 from engine.player import Player
 from engine.record import GameRecord

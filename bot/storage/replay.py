@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.storage.interface import EventRow, GameRow, MatchRow
+from bot.storage.interface import EventRow, GameRow, MatchRow, Transaction
 from engine.game import Game
 from engine.player import Player
 from engine.record import events_from_list
@@ -21,3 +21,12 @@ def replay_game(row: MatchRow, game_row: GameRow, events: Sequence[EventRow]) ->
         RuleOptions.from_dict(row.rules), money=bool(setup.get("money", row.length == 0)),
         crawford=bool(setup.get("crawford", False)),
         first_player=Player[str(first).upper()] if first else None)
+
+
+async def player_names(tx: Transaction, match: MatchRow) -> tuple[str, str]:
+    """The stored names of a match's white and black players (the id for an unknown
+    user)."""
+    white = await tx.get_user(match.white_id)
+    black = await tx.get_user(match.black_id)
+    return (white.name if white else str(match.white_id),
+            black.name if black else str(match.black_id))

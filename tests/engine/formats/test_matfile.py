@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import random
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from gnubg_tool import GNUBG, needs_gnubg
 from mat_games import play_randomly, random_match, random_session, store_match
 
 from bot.service.export import export_channel_match
@@ -481,25 +481,6 @@ async def test_export_channel_match_reads_storage(tmp_path: Path) -> None:
 
 
 # -- GNU Backgammon itself ---------------------------------------------------------------------
-
-
-def _gnubg() -> str | None:
-    found = shutil.which("gnubg")
-    if found:
-        return found
-    debian = "/usr/games/gnubg"                  # Debian installs it outside $PATH
-    return debian if os.access(debian, os.X_OK) else None
-
-
-GNUBG = _gnubg()
-_skip_without_gnubg = pytest.mark.skipif(
-    GNUBG is None,
-    reason="GNU Backgammon is not installed (Debian: apt-get install -y gnubg)")
-
-
-def needs_gnubg(test: Any) -> Any:
-    """Marks a test ``gnubg`` and skips it, saying why, when gnubg is missing."""
-    return pytest.mark.gnubg(_skip_without_gnubg(test))
 
 
 def _games_part(text: str) -> list[str]:

@@ -96,7 +96,7 @@ class Challenges:
                 rule_options = money.capped(rule_options, stake)
         except (BackgammonError, ValueError) as error:
             return Reply.refuse(str(error)[:300])
-        home = place.parent_id if place.parent_id is not None else None
+        home = place.parent_id
         if home is not None:
             try:
                 check_id(home, "channel")

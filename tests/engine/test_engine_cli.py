@@ -5,9 +5,12 @@ Expected plays come from GNU Backgammon's generator (gnubg_nn), not from ours.
 
 from __future__ import annotations
 
+import queue
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import IO
 
 import gnubg_nn
 import pytest
@@ -125,6 +128,76 @@ def test_stdin_mode_thousands_of_cases() -> None:
     for (pid, d1, d2), lines in list(zip(cases, outputs, strict=True))[::40]:
         ids = {line.split("\t")[1] for line in lines}
         assert ids == gnubg_ids(pid, d1, d2)
+
+
+class _Answers:
+    """Lines read from a process's stdout in a thread, so a hang fails the test
+    (after a generous minute) instead of blocking it."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.queue: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: IO[str]) -> None:
+        for line in stream:
+            self.queue.put(line)
+        self.queue.put("")
+
+    def block(self) -> list[str]:
+        """The next case's lines (up to its empty line)."""
+        lines: list[str] = []
+        while True:
+            try:
+                line = self.queue.get(timeout=60)
+            except queue.Empty:
+                raise AssertionError("no answer: the line was not answered before more "
+                                     "input came") from None
+            assert line, "the output ended"
+            if line == "\n":
+                return lines
+            lines.append(line.rstrip("\n"))
+
+
+def test_stdin_mode_answers_each_line_before_the_next_arrives() -> None:
+    """A program can drive ``plays -`` one line at a time: each answer comes while
+    the input is still open (before, the answers waited for the end of the input)."""
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "plays", "-"], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    answers = _Answers(proc.stdout)
+    try:
+        proc.stdin.write(f"{START} 31\n")
+        proc.stdin.flush()
+        assert answers.block() == run("plays", START, "31").stdout.splitlines()
+        # A line that arrives in two pieces is answered once it is whole.
+        proc.stdin.write(START[:6])
+        proc.stdin.flush()
+        proc.stdin.write(f"{START[6:]} 66\n")
+        proc.stdin.flush()
+        assert answers.block() == run("plays", START, "66").stdout.splitlines()
+        # A bad line keeps its number across reads; the next line is still answered.
+        proc.stdin.write(f"nonsense 31\n{CLOSED_OUT} 65\n")
+        proc.stdin.flush()
+        assert answers.block() == []
+        assert answers.block() == []
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 2
+        assert proc.stderr.read().startswith("line 3: ")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_stdin_mode_bytes_that_are_not_text_make_one_bad_line() -> None:
+    result = subprocess.run([sys.executable, "-m", "engine", "plays", "-"], cwd=ROOT,
+                            input=b"\xff\xfe 31\r\n" + f"{START} 21".encode(),
+                            capture_output=True, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith("line 1: ")
+    cases = blocks(result.stdout.decode())
+    # The last line has no newline and is answered all the same.
+    assert cases == [[], run("plays", START, "21").stdout.splitlines()]
 
 
 def test_show_draws_the_board() -> None:

@@ -119,7 +119,9 @@ async def test_accept_pressed_takes_the_challenge_buttons_off(fake: FakeDiscord,
     challenge, thread_id = await challenge_in_thread(fake, host, alice, bob)
     pressed = await fake.click(bob, challenge, "Accept")
     assert await pressed.acknowledged() == 7  # the pressed message loses its buttons
-    assert_board_message(await pressed.public())
+    board = await pressed.public()
+    assert_board_message(board)
+    assert board.channel_id == thread_id
     assert challenge.components == []
 
 

@@ -64,7 +64,9 @@ def merge(replies: list[Reply]) -> Reply:
     finished = tuple(b for r in replies[:-1] for b in r.boards if b.view.game_over is not None)
     text = "\n".join(r.text for r in replies if r.text)
     pictures = tuple(p for r in replies for p in r.pictures)
-    return replace(last, text=text, boards=finished + last.boards, pictures=pictures)
+    retire = tuple(x for r in replies for x in r.retire)
+    return replace(last, text=text, boards=finished + last.boards, pictures=pictures,
+                   retire=retire)
 
 
 class AITurns:

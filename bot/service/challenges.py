@@ -11,7 +11,15 @@ from bot.service import money
 from bot.service.autoplay import AutoPlay
 from bot.service.endings import Endings
 from bot.service.limits import MAX_MATCH_LENGTH, MAX_OPTION_TEXT, MAX_OPTIONS, MAX_STAKE
-from bot.service.replies import Action, Button, Refusal, Reply, notice
+from bot.service.replies import (
+    Action,
+    Button,
+    MessageRef,
+    Refusal,
+    Reply,
+    RetireButtons,
+    notice,
+)
 from bot.service.runner import ActionRunner
 from bot.service.state import AISeat, MatchState
 from bot.service.values import Actor, Expect, Place, check_id
@@ -27,6 +35,26 @@ if TYPE_CHECKING:
     from bot.ai.runner import AIRunner
 
 CHALLENGED = (MatchStatus.CHALLENGED,)
+
+
+def challenge_buttons(opponent: int) -> tuple[Button, ...]:
+    """The buttons of a challenge waiting for ``opponent``."""
+    return (Button(Action.ACCEPT, "Accept", (opponent,)),
+            Button(Action.DECLINE, "Decline", (opponent,)))
+
+
+def answered(work: Work, retired: list[RetireButtons]) -> None:
+    """The challenge is answered: its message (when the adapter noted it) loses its buttons,
+    whichever way the answer came (:mod:`bot.service.posted`)."""
+    message = work.state.challenge_message
+    retired.clear()
+    if message is not None:
+        retired.append(RetireButtons(MessageRef(work.row.channel_id, message)))
+        work.state = work.state.with_(challenge_message=None)
+
+
+def with_retired(reply: Reply, retired: list[RetireButtons]) -> Reply:
+    return replace(reply, retire=(*reply.retire, *retired)) if reply.ok and retired else reply
 
 
 class Challenges:
@@ -143,10 +171,11 @@ class Challenges:
             return replace(started, text=note + "\n" + started.text) if started.ok else started
         return Reply(ok=True, text=text, match_id=made.match_id, version=made.version,
                      notify=(notice(opponent.mention, ": /accept or /decline."),),
-                     buttons=(Button(Action.ACCEPT, "Accept", (opponent.id,)),
-                              Button(Action.DECLINE, "Decline", (opponent.id,)),))
+                     buttons=challenge_buttons(opponent.id))
 
     async def accept(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        retired: list[RetireButtons] = []
+
         async def op(work: Work) -> None:
             row = work.row
             if row.status is not MatchStatus.CHALLENGED:
@@ -164,30 +193,40 @@ class Challenges:
                         [work.name(Player.WHITE if u == row.white_id else Player.BLACK)
                          for u in full]))
             work.match_status = MatchStatus.ACTIVE
+            answered(work, retired)
             work.lines.append(f"{work.name(Player.BLACK)} accepts.")
             await self.endings.next_game(work)
             await self.autoplay.auto(work)
 
-        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
+        return with_retired(await self.runner.run(place, actor, op, expect=expect,
+                                                  statuses=CHALLENGED), retired)
 
     async def decline(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        retired: list[RetireButtons] = []
+
         async def op(work: Work) -> None:
             if work.actor.id != work.row.black_id:
                 raise Refusal(f"Only {work.name(Player.BLACK)} can decline this challenge"
                               + ("; you can /cancel it." if work.actor.id == work.row.white_id
                                  else "."))
             work.match_status = MatchStatus.DECLINED
+            answered(work, retired)
             work.lines.append(f"{work.name(Player.BLACK)} declines the challenge.")
 
-        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
+        return with_retired(await self.runner.run(place, actor, op, expect=expect,
+                                                  statuses=CHALLENGED), retired)
 
     async def cancel(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        retired: list[RetireButtons] = []
+
         async def op(work: Work) -> None:
             if work.actor.id != work.row.white_id:
                 raise Refusal("Only the challenger can cancel a challenge"
                               + ("; you can /decline it." if work.actor.id == work.row.black_id
                                  else "."))
             work.match_status = MatchStatus.CANCELLED
+            answered(work, retired)
             work.lines.append(f"{work.name(Player.WHITE)} withdraws the challenge.")
 
-        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
+        return with_retired(await self.runner.run(place, actor, op, expect=expect,
+                                                  statuses=CHALLENGED), retired)

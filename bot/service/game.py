@@ -33,9 +33,10 @@ from bot.service.commands import Commands
 from bot.service.concede import Concessions
 from bot.service.endings import Endings
 from bot.service.info import InfoCommands
+from bot.service.posted import PostedMessages
 from bot.service.records import Records
 from bot.service.reminders import Reminders
-from bot.service.replies import Action, Notice, Reply
+from bot.service.replies import Action, MessageRef, Notice, Reply
 from bot.service.rulebook import RuleBook
 from bot.service.runner import ActionRunner
 from bot.service.seating import PAIR
@@ -396,3 +397,23 @@ class GameService:
     async def rematch(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         """Play the last match here again, same players and terms."""
         return await self.act(Action.REMATCH, place, actor, expect=expect)
+
+    # ------------------ stale buttons: messages whose buttons a later action retires
+
+    @functools.cached_property
+    def posted(self) -> PostedMessages:
+        """The ids of the sign-up and challenge messages the adapter posted."""
+        return PostedMessages(self.runner, self.tournaments)
+
+    async def tournament_signup_posted(self, place: Place, actor: Actor, tournament: int,
+                                       message: MessageRef) -> Reply:
+        """The adapter posted ``tournament``'s sign-up message as ``message``: the start
+        (or the cancellation) retires its Join/Leave buttons."""
+        return await guarded(self.posted.signup_posted(place, actor, tournament, message))
+
+    async def challenge_posted(self, place: Place, actor: Actor, expect: Expect,
+                               message_id: int) -> Reply:
+        """The adapter posted the challenge of ``expect`` as ``message_id`` in ``place``,
+        without buttons: the reply's buttons (for the version after this note) go on it, and
+        the challenge's answer retires them however it comes."""
+        return await guarded(self.posted.challenge_posted(place, actor, expect, message_id))

@@ -134,6 +134,30 @@ class Picture:
 
 
 @dataclass(frozen=True, slots=True)
+class MessageRef:
+    """A message the adapter posted earlier and the service stored: the channel (a thread is
+    a channel) and the platform's message id."""
+
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RetireButtons:
+    """Take the buttons off a message posted earlier, once the action that made them
+    pointless has committed (a tournament's sign-up message at the start or the
+    cancellation; a challenge's message once it is answered, however it was answered).
+
+    ``text``: the message's new text (None: the text stays).  The adapter edits the message
+    after the commit; a message deleted meanwhile (or out of reach) is only logged: the
+    action is done.  A pressed button on a message that kept them (a client showing the old
+    message) is still refused by the service."""
+
+    message: MessageRef
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to one service call.
 
@@ -168,6 +192,9 @@ class Reply:
     accepted from the channel of its thread)."""
     tournament_id: int | None = None
     """The tournament a tournament command made or acted on (its sign-up message)."""
+    retire: tuple[RetireButtons, ...] = ()
+    """Messages posted earlier whose buttons this action retired (the Discord presenter
+    edits them after the commit; the console has nothing to edit)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

@@ -138,6 +138,9 @@ class MatchState:
     orientation: str = "challenger"
     """How the board is turned: "challenger" (white at the bottom all game long) or
     "on-roll" (the player on roll at the bottom); see ``render.orientation``."""
+    challenge_message: int | None = None
+    """The message (in the match's channel) that shows the challenge with its Accept and
+    Decline buttons, once the adapter posted it: the answer retires its buttons."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -161,13 +164,16 @@ class MatchState:
             out["unsettled"] = self.unsettled.to_dict()
         if self.orientation != "challenger":
             out["orientation"] = self.orientation
+        if self.challenge_message is not None:
+            out["challenge_message"] = self.challenge_message
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
         known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel",
-                 "orientation", "unsettled"}
+                 "orientation", "unsettled", "challenge_message"}
         home = data.get("home_channel")
+        message = data.get("challenge_message")
         ai = data.get("ai")
         chouette = data.get("chouette")
         return cls(
@@ -180,6 +186,8 @@ class MatchState:
             home_channel=home if isinstance(home, int) and not isinstance(home, bool) else None,
             unsettled=Unsettled.from_dict(data.get("unsettled")),
             orientation=str(data.get("orientation", "challenger")),
+            challenge_message=message
+            if isinstance(message, int) and not isinstance(message, bool) else None,
             extra={k: v for k, v in data.items() if k not in known})
 
 

@@ -249,9 +249,16 @@ class TournamentAdmin:
                     closed += await self._close_match(tx, loaded, p.id) is not None
             saved = await save(tx, loaded, loaded.data, status=TournamentStatus.CANCELLED,
                                deadline=None, remind_at=None)
+            engine = loaded.data.engine
+            why = ("Sign-up closed: the tournament was cancelled before it started."
+                   if engine is None else
+                   f"Sign-up closed: the tournament started with {len(engine.seeds)} "
+                   f"players and was cancelled in round {engine.round}.")
             return Reply(ok=True, text=f"{loaded.title} is cancelled"
                          + (f"; {closed} open match(es) with it." if closed else "."),
-                         version=saved.version, tournament_id=saved.id)
+                         version=saved.version, tournament_id=saved.id,
+                         retire=self.tournaments.closed_signup(replace(loaded, row=saved),
+                                                               why))
 
         return await self.runner.transact(place, actor, body)
 

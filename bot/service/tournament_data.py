@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.service.replies import Refusal
+from bot.service.replies import MessageRef, Refusal
 from bot.service.values import Actor, Place
 from bot.storage.interface import TournamentRow, TournamentStatus, Transaction
 from engine.tournament import Pairing, TournamentConfig, TournamentState
@@ -73,6 +73,9 @@ class TournamentData:
     """(pairing id, the organiser's reason) of each result the organiser decided."""
     paused_left: float | None = None
     """Seconds left before the round's deadline when the tournament was paused."""
+    signup_message: MessageRef | None = None
+    """The public sign-up message with the Join/Leave buttons (stored once the adapter
+    posted it): its buttons are retired at the start or the cancellation."""
 
     @property
     def started(self) -> TournamentState:
@@ -102,19 +105,23 @@ class TournamentData:
                 "lots_drawn": self.lots_drawn,
                 "engine": None if self.engine is None else self.engine.to_dict(),
                 "claims": [[c.pairing, c.claimant, c.at] for c in self.claims],
-                "notes": [list(n) for n in self.notes], "paused_left": self.paused_left}
+                "notes": [list(n) for n in self.notes], "paused_left": self.paused_left,
+                **({} if self.signup_message is None else {"signup_message": [
+                    self.signup_message.channel_id, self.signup_message.message_id]})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TournamentData:
         engine = data.get("engine")
         left = data.get("paused_left")
+        message = data.get("signup_message")
         return cls(tuple(Signup(int(u), str(n)) for u, n in data.get("entrants", ())),
                    str(data.get("lot_seed", "")), str(data.get("lot_hash", "")),
                    int(data.get("lots_drawn", 0)),
                    None if engine is None else TournamentState.from_dict(dict(engine)),
                    tuple(Claim(str(p), int(u), str(a)) for p, u, a in data.get("claims", ())),
                    tuple((str(p), str(t)) for p, t in data.get("notes", ())),
-                   None if left is None else float(left))
+                   None if left is None else float(left),
+                   None if message is None else MessageRef(int(message[0]), int(message[1])))
 
 
 @dataclass(frozen=True, slots=True)

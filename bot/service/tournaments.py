@@ -35,7 +35,7 @@ from bot.config import Config
 from bot.service import fairdice
 from bot.service.challenges import Challenges
 from bot.service.limits import MAX_OPTION_TEXT, MAX_OPTIONS
-from bot.service.replies import Refusal, Reply
+from bot.service.replies import Refusal, Reply, RetireButtons
 from bot.service.runner import ActionRunner
 from bot.service.tournament_data import (
     Loaded,
@@ -172,6 +172,15 @@ class Tournaments:
                          "starts it with /tournament start.")
         return "\n".join(lines)
 
+    def closed_signup(self, loaded: Loaded, line: str) -> tuple[RetireButtons, ...]:
+        """The stored sign-up message's Join/Leave buttons retired, its text saying why
+        (``line`` first, then the sign-up text as it now stands); nothing when no sign-up
+        message was stored (the console, or a tournament made before they were)."""
+        ref = loaded.data.signup_message
+        if ref is None:
+            return ()
+        return (RetireButtons(ref, f"{line}\n{self.signup_text(loaded)}"),)
+
     async def signup_message(self, place: Place, tournament: int) -> str | None:
         """The sign-up message's text now (None: no such tournament here, or the database
         is away: the message keeps its text)."""
@@ -268,7 +277,10 @@ class Tournaments:
             if saved.deadline:
                 more.append(f"Round deadline: {saved.deadline} (UTC).")
             tx.on_commit(self.play.wake)
+            closed = self.closed_signup(
+                Loaded(saved, loaded.settings, new),
+                f"Sign-up closed: {loaded.title} started with {len(entrants)} players.")
             return Reply(ok=True, text="\n".join(lines + more), notify=tuple(notes),
-                         version=saved.version)
+                         version=saved.version, retire=closed)
 
         return await self.runner.transact(place, actor, body)

@@ -632,7 +632,9 @@ class FakeDiscord:
             message = self._new_message(channel_id, body, files)
             return self._json(message.json(self.base))
         if method == "PATCH" and len(rest) == 3 and rest[1] == "messages":
-            message = self.messages[int(rest[2])]
+            message = self.messages.get(int(rest[2]))
+            if message is None or message.channel_id != channel_id:
+                return self._json({"message": "Unknown Message", "code": 10008}, 404)
             self._apply(message, body, files)
             return self._json(message.json(self.base))
         return None

@@ -162,6 +162,37 @@ class Presenter:
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
                    from_button: bool = False, code_block: bool = False) -> None:
+        """Answer ``interaction`` with ``reply`` (:meth:`_post`), then take the buttons off
+        the messages the reply retired (:meth:`retire`)."""
+        await self._post(interaction, reply, from_button=from_button, code_block=code_block)
+        if reply.ok and reply.retire:
+            pressed = (interaction.message.id if from_button and interaction.message is not None
+                       else None)
+            await self.retire(interaction.client, reply, pressed=pressed)
+
+    async def retire(self, client: discord.Client, reply: Reply, *,
+                     pressed: int | None = None) -> None:
+        """Edit each message ``reply`` retired: no buttons, and its new text if it has one.
+        The action has committed already: a message deleted meanwhile, or out of reach, is
+        logged and skipped.  ``pressed``: the message whose button was pressed (it lost its
+        buttons in the answer itself)."""
+        for item in reply.retire:
+            ref = item.message
+            if ref.message_id == pressed and item.text is None:
+                continue
+            kwargs: dict[str, Any] = {"view": None}
+            if item.text is not None:
+                kwargs.update(content=clip(item.text, MAX_CONTENT), allowed_mentions=NO_MENTIONS)
+            message = client.get_partial_messageable(ref.channel_id).get_partial_message(
+                ref.message_id)
+            try:
+                await message.edit(**kwargs)
+            except discord.HTTPException as error:  # deleted, or no access any more
+                log.info("could not retire the buttons of message %s: %s", ref.message_id,
+                         error)
+
+    async def _post(self, interaction: discord.Interaction[Any], reply: Reply, *,
+                    from_button: bool = False, code_block: bool = False) -> None:
         """Answer ``interaction`` with ``reply``.
 
         From a button, an accepted action also strips the buttons of the

@@ -19,7 +19,7 @@ from bot.adapters.discord.convert import actor_of, notice_text, place_of
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip
 from bot.service.game import GameService
-from bot.service.replies import Reply
+from bot.service.replies import MessageRef, Reply
 from bot.service.tournament_info import BracketPicture
 from bot.service.tournament_play import Opening
 from bot.service.values import Place
@@ -148,10 +148,28 @@ async def send_signup(presenter: Presenter, interaction: discord.Interaction[Any
     view = with_signup(reply)
     if view is not None:
         kwargs["view"] = view
+    posted: discord.Message | None
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        posted = await interaction.followup.send(wait=True, **kwargs)
     else:
-        await interaction.response.send_message(**kwargs)
+        sent = await interaction.response.send_message(**kwargs)
+        posted = sent.resource if isinstance(sent.resource, discord.Message) else None
+    if posted is not None and reply.tournament_id is not None:
+        await note_signup(cast(ServiceBot, interaction.client), interaction, reply.tournament_id,
+                          posted)
+
+
+async def note_signup(host: ServiceBot, interaction: discord.Interaction[Any], tournament: int,
+                      posted: discord.Message) -> None:
+    """Tell the service which message is the sign-up message, so that the start (or the
+    cancellation) takes its buttons off; if it started already, they go at once."""
+    place, actor = place_of(interaction), actor_of(interaction.user)
+    noted = await host.service.tournament_signup_posted(
+        place, actor, tournament, MessageRef(posted.channel.id, posted.id))
+    if not noted.ok:  # the buttons stay; a press after the start is refused as before
+        log.warning("sign-up message of tournament %s not stored: %s", tournament, noted.text)
+        return
+    await host.presenter.retire(host, noted)
 
 
 async def send_bracket(presenter: Presenter, interaction: discord.Interaction[Any],

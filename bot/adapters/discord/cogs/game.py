@@ -20,6 +20,7 @@ from discord import app_commands
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.errors import MissingPermission, permission_names
+from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.replies import Action
@@ -214,11 +215,17 @@ class GameCog(ServiceCog):
             await interaction.edit_original_response(content=reply.text)
             return
         out = await self.presenter.build(reply)
+        waiting = is_challenge(reply)
+        if waiting:  # its buttons come once the service noted the message (posted.py)
+            out.view = None
         try:
-            await thread.send(**out.kwargs())
+            posted = await thread.send(**out.kwargs())
         except discord.Forbidden as exc:
             raise MissingPermission("Send Messages in Threads",
                                     "post in the game's thread") from exc
+        if waiting:
+            await add_challenge_buttons(self.service, posted, place,
+                                        actor_of(interaction.user), reply)
         await interaction.edit_original_response(
             content=f"Challenge posted in {thread.mention}: the game is played there.")
 

@@ -1,0 +1,80 @@
+"""Messages the adapter posted whose ids the service keeps, so that a later action can
+retire their buttons (:class:`~bot.service.replies.RetireButtons`):
+
+* a tournament's public sign-up message (Join/Leave), stored in the tournament's state
+  (:attr:`~bot.service.tournament_data.TournamentData.signup_message`): the start and the
+  cancellation retire its buttons and say so in its text;
+* a challenge's message (Accept/Decline), stored in the match's state
+  (:attr:`~bot.service.state.MatchState.challenge_message`): the accept, the decline and
+  the withdrawal retire its buttons, whether a button was pressed or the command typed in
+  the challenge's channel or in the channel of its thread.
+
+Noting a challenge's message writes the match row, so its version moves on: the reply
+carries the challenge's buttons for the new version, which the adapter puts on the message
+it posted without them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.service.challenges import CHALLENGED, challenge_buttons
+from bot.service.replies import MessageRef, Refusal, Reply, RetireButtons
+from bot.service.runner import ActionRunner
+from bot.service.tournament_data import find, save
+from bot.service.tournaments import Tournaments
+from bot.service.values import Actor, Expect, Place, check_id
+from bot.service.work import Work
+from bot.storage.interface import TournamentStatus, Transaction
+
+
+class PostedMessages:
+    """Stores the ids of the messages whose buttons a later action retires."""
+
+    def __init__(self, runner: ActionRunner, tournaments: Tournaments) -> None:
+        self.runner = runner
+        self.tournaments = tournaments
+
+    async def signup_posted(self, place: Place, actor: Actor, tournament: int,
+                            message: MessageRef) -> Reply:
+        """The sign-up message of ``tournament`` is ``message``.  Should the tournament
+        have started (or been cancelled) meanwhile, the reply retires its buttons at once."""
+        try:
+            check_id(message.channel_id, "channel")
+            check_id(message.message_id, "message")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+
+        async def body(tx: Transaction) -> Reply:
+            loaded = await find(tx, place, tournament)
+            saved = await save(tx, loaded, replace(loaded.data, signup_message=message))
+            noted = replace(loaded, row=saved, data=replace(loaded.data,
+                                                            signup_message=message))
+            retire: tuple[RetireButtons, ...] = ()
+            if saved.status is not TournamentStatus.SIGNUP:
+                retire = self.tournaments.closed_signup(
+                    noted, f"Sign-up closed: {noted.title} is {saved.status.value}.")
+            return Reply(ok=True, text="", version=saved.version, tournament_id=saved.id,
+                         retire=retire)
+
+        return await self.runner.transact(place, actor, body)
+
+    async def challenge_posted(self, place: Place, actor: Actor, expect: Expect,
+                               message_id: int) -> Reply:
+        """The challenge of ``expect`` (its match and version) is shown by ``message_id`` in
+        ``place``; the reply's buttons are the challenge's, for the version after this."""
+        try:
+            check_id(message_id, "message")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        challenged: list[int] = []
+
+        async def op(work: Work) -> None:
+            work.state = work.state.with_(challenge_message=message_id)
+            challenged[:] = [work.row.black_id]
+
+        noted = await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED,
+                                      redirect=False)
+        if not noted.ok:
+            return noted
+        return replace(noted, buttons=challenge_buttons(challenged[0]))

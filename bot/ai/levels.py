@@ -95,20 +95,20 @@ class Level:
 
 BEGINNER = Level("beginner", "Beginner", EvalDepth.PLY1, 0.085,
                  "GNU 0-ply with heavy noise: makes frequent, clear mistakes",
-                 measured="34.0 mEMG per decision, GNU Backgammon's 'Beginner' "
-                          "(365 decisions, 2026-11-24)")
+                 measured="28.5 mEMG per decision, GNU Backgammon's 'Beginner' "
+                          "(1,113 decisions, 2026-11-24)")
 INTERMEDIATE = Level("intermediate", "Intermediate", EvalDepth.PLY1, 0.045,
                      "GNU 0-ply with some noise: an occasional real mistake",
-                     measured="15.1 mEMG per decision, GNU Backgammon's 'Intermediate' "
-                              "(345 decisions, 2026-11-24)")
+                     measured="13.5 mEMG per decision, GNU Backgammon's 'Intermediate' "
+                              "(1,186 decisions, 2026-11-24)")
 STRONG = Level("strong", "Strong", EvalDepth.PLY2, 0.0,
                "GNU 1-ply, no noise",
-               measured="1.9 mEMG per decision, GNU Backgammon's 'Supernatural' "
-                        "(227 decisions, 2026-11-24)")
+               measured="1.98 mEMG per decision, GNU Backgammon's 'Supernatural' "
+                        "(1,074 decisions, 2026-11-24; 'World class' from 2.0)")
 EXPERT = Level("expert", "Expert", EvalDepth.PLY3, 0.0,
                "GNU 2-ply, no noise; slower (plays the strong answer if out of time)",
-               measured="1.0 mEMG per decision, GNU Backgammon's 'Supernatural' "
-                        "(219 decisions, 2026-11-24)")
+               measured="1.2 mEMG per decision, GNU Backgammon's 'Supernatural' "
+                        "(1,076 decisions, 2026-11-24)")
 
 LEVELS: dict[str, Level] = {lv.name: lv for lv in (BEGINNER, INTERMEDIATE, STRONG, EXPERT)}
 """Every level by name, weakest first."""

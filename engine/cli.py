@@ -13,7 +13,9 @@ player on roll is the one the Position ID is written for.  A roll that cannot
 be played prints nothing.  With ``-`` every input line is one case and each
 case's plays are followed by one empty line; blank input lines are skipped; a
 bad line prints its error on stderr (with its line number), an empty block on
-stdout, and the run goes on.
+stdout, and the run goes on.  The answers to the lines read so far are written
+and flushed before waiting for more input, so a program can drive ``plays -``
+one line at a time.
 
 Exit status: 0 on success, 2 for bad input (one line on stderr, never a
 traceback; with ``-``, 2 at the end if any line was bad).
@@ -27,7 +29,7 @@ import argparse
 import gc
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import NoReturn, TextIO
+from typing import BinaryIO, NoReturn, TextIO
 
 from engine.dice import Dice
 from engine.errors import BackgammonError
@@ -169,10 +171,12 @@ def _parse_dice(text: str) -> Dice:
 
 
 def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGenerator,
-               formatter: Callable[[Play], str], codec: PositionCodec | None = None) -> int:
+               formatter: Callable[[Play], str], codec: PositionCodec | None = None,
+               first_number: int = 1) -> int:
+    """Answer each line (numbered from ``first_number``); write the answers at the end."""
     status = EXIT_OK
     chunks: list[str] = []
-    for number, raw in enumerate(lines, 1):
+    for number, raw in enumerate(lines, first_number):
         fields = raw.split()
         if not fields:
             continue
@@ -196,6 +200,45 @@ def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGe
     return status
 
 
+_READ_SIZE = 1 << 16
+"""The most bytes of input read at once by :func:`_run_stream`."""
+
+
+def _run_stream(raw: BinaryIO, out: TextIO, err: TextIO, generator: PlayGenerator,
+                formatter: Callable[[Play], str], codec: PositionCodec | None = None) -> int:
+    """:func:`_run_stdin` over a byte stream, answering whatever has arrived.
+
+    Each read returns the input already there (up to 64 KiB, waiting only when
+    there is none); its complete lines are answered and the answers written and
+    flushed before the next read.  So a program that writes one line and waits
+    gets its answer at once, and a file or a fast pipe is still answered in large
+    blocks.  Bytes that are not UTF-8 make that line bad, not the run.
+    """
+    status = EXIT_OK
+    number = 1
+    pending = b""
+    read = getattr(raw, "read1", raw.read)
+    while True:
+        data = read(_READ_SIZE)
+        if not data:
+            break
+        pending += data
+        end = pending.rfind(b"\n") + 1
+        if not end:
+            continue
+        lines = pending[:end].decode("utf-8", "replace").split("\n")[:-1]
+        pending = pending[end:]
+        status = max(status, _run_stdin(lines, out, err, generator, formatter, codec,
+                                        number))
+        number += len(lines)
+        out.flush()
+    if pending:
+        status = max(status, _run_stdin([pending.decode("utf-8", "replace")], out, err,
+                                        generator, formatter, codec, number))
+    out.flush()
+    return status
+
+
 def _cmd_plays(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO) -> int:
     generator = play_generator(args.variant)
     formatter = _load_formatter()
@@ -208,7 +251,10 @@ def _cmd_plays(args: argparse.Namespace, stdin: TextIO, out: TextIO, err: TextIO
         threshold = gc.get_threshold()
         gc.set_threshold(max(threshold[0], _GC_YOUNG_THRESHOLD), *threshold[1:])
         try:
-            return _run_stdin(stdin, out, err, generator, formatter, codec)
+            raw = getattr(stdin, "buffer", None)
+            if raw is None:  # a text stream without bytes under it (a test's StringIO)
+                return _run_stdin(stdin, out, err, generator, formatter, codec)
+            return _run_stream(raw, out, err, generator, formatter, codec)
         finally:
             gc.set_threshold(*threshold)
     if args.dice is None:

@@ -55,3 +55,11 @@ async def test_tournament_lookups_refuse_ids_outside_64_bits(tmp_path: Path) -> 
     # the tournament itself is untouched and still reachable
     status = await s.tournament_status(PLACE)
     assert status.ok and "signup" in status.text.lower(), status.text
+
+
+async def test_user_names_skip_ids_outside_64_bits(tmp_path: Path) -> None:
+    """Finding 2: ``GameService.user_names`` (the adapters' name look-up for brackets and
+    results) raised OverflowError for an id outside 64 bits instead of leaving it out."""
+    s = await service(tmp_path)
+    assert (await s.challenge(PLACE, ORGANISER, Actor(2, "bob"), length=1)).ok
+    assert await s.user_names([1, 2, HUGE, -HUGE, 2**63]) == {1: "alice", 2: "bob"}

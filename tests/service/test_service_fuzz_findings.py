@@ -63,3 +63,12 @@ async def test_user_names_skip_ids_outside_64_bits(tmp_path: Path) -> None:
     s = await service(tmp_path)
     assert (await s.challenge(PLACE, ORGANISER, Actor(2, "bob"), length=1)).ok
     assert await s.user_names([1, 2, HUGE, -HUGE, 2**63]) == {1: "alice", 2: "bob"}
+
+
+async def test_replay_refuses_ids_outside_64_bits(tmp_path: Path) -> None:
+    """Finding 3: /replay in a place (or by a user) whose id does not fit 64 bits raised
+    OverflowError; /verify, /export and /history already refused it."""
+    s = await service(tmp_path)
+    refused(await s.replay(Place(1, HUGE), ORGANISER), "channel id is not valid")
+    refused(await s.replay(Place(-1, 100), ORGANISER), "server id is not valid")
+    refused(await s.replay(PLACE, Actor(HUGE, "huge")), "user id is not valid")

@@ -72,3 +72,13 @@ async def test_replay_refuses_ids_outside_64_bits(tmp_path: Path) -> None:
     refused(await s.replay(Place(1, HUGE), ORGANISER), "channel id is not valid")
     refused(await s.replay(Place(-1, 100), ORGANISER), "server id is not valid")
     refused(await s.replay(PLACE, Actor(HUGE, "huge")), "user id is not valid")
+
+
+async def test_rematch_refuses_ids_outside_64_bits(tmp_path: Path) -> None:
+    """Finding 4: /rematch (the command, and ``act(Action.REMATCH)`` that its button
+    sends) in a place or by a user whose id does not fit 64 bits raised OverflowError."""
+    from bot.service.replies import Action
+    s = await service(tmp_path)
+    refused(await s.rematch(Place(1, HUGE), ORGANISER), "channel id is not valid")
+    refused(await s.rematch(Place(HUGE, 100), ORGANISER), "server id is not valid")
+    refused(await s.act(Action.REMATCH, PLACE, Actor(-1, "negative")), "user id is not valid")

@@ -12,7 +12,7 @@ work on.  After each step: a :class:`Reply` came back (no exception escaped); a 
 has text and is ephemeral; a refused call changed nothing in the database; every so often
 the whole database passes :func:`service_driver.audit`.
 
-``FUZZ_STEPS`` (default 150 a seed) and ``FUZZ_SEEDS`` (default ``1,2,3``; e.g.
+``FUZZ_STEPS`` (default 400 a seed) and ``FUZZ_SEEDS`` (default ``1,2,3``; e.g.
 ``FUZZ_SEEDS=1-40``) make the hunt longer: ``FUZZ_STEPS=3000 FUZZ_SEEDS=1-20 pytest
 tests/service/test_service_fuzz.py``.
 """
@@ -52,7 +52,7 @@ def seeds() -> list[int]:
     return out
 
 
-STEPS = int(os.environ.get("FUZZ_STEPS", "150"))
+STEPS = int(os.environ.get("FUZZ_STEPS", "400"))
 AUDIT_EVERY = int(os.environ.get("FUZZ_AUDIT_EVERY", "50"))
 
 PLAYERS = [Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol"), Actor(4, "dave"),

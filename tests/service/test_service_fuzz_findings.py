@@ -82,3 +82,12 @@ async def test_rematch_refuses_ids_outside_64_bits(tmp_path: Path) -> None:
     refused(await s.rematch(Place(1, HUGE), ORGANISER), "channel id is not valid")
     refused(await s.rematch(Place(HUGE, 100), ORGANISER), "server id is not valid")
     refused(await s.act(Action.REMATCH, PLACE, Actor(-1, "negative")), "user id is not valid")
+
+
+async def test_rules_refuses_a_place_outside_64_bits(tmp_path: Path) -> None:
+    """Finding 5: /rules with no variant in a place whose channel or server id does not
+    fit 64 bits raised OverflowError (it looks up the game in the channel)."""
+    s = await service(tmp_path)
+    refused(await s.rules(None, Place(1, HUGE)), "channel id is not valid")
+    refused(await s.rules(None, Place(-1, 100)), "server id is not valid")
+    assert (await s.rules(None, PLACE)).ok  # a valid place: the server's defaults

@@ -46,7 +46,7 @@ from bot.service.tournament_admin import TournamentAdmin
 from bot.service.tournament_info import BracketPicture, TournamentInfo
 from bot.service.tournament_play import Opening, TournamentPlay
 from bot.service.tournaments import Tournaments
-from bot.service.values import Actor, Expect, Place
+from bot.service.values import MAX_ID, Actor, Expect, Place
 from bot.service.watch import Watch
 from bot.service.work import Seating
 from bot.storage.interface import MatchRow, Storage, StorageError
@@ -377,7 +377,7 @@ class GameService:
     async def user_names(self, user_ids: Iterable[int]) -> dict[int, str]:
         """The stored names of ``user_ids`` (those known; for adapters that show names)."""
         out: dict[int, str] = {}
-        wanted = sorted(set(user_ids))
+        wanted = sorted(u for u in set(user_ids) if 0 <= u <= MAX_ID)  # (others: unknown)
         if not wanted:
             return out
         try:

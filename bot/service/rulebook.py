@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from bot.config import Config
 from bot.service.limits import check_options, quoted
 from bot.service.replies import Refusal, Reply
-from bot.service.values import Place
+from bot.service.values import Place, bad_ids
 from bot.storage.interface import MatchStatus, Storage
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
@@ -64,6 +64,8 @@ class RuleBook:
 
     async def rules(self, variant: str | None = None, place: Place | None = None) -> Reply:
         """The options in force here (see the module's docstring)."""
+        if place is not None and (bad := bad_ids(place)) is not None:
+            return Reply.refuse(bad)
         try:
             check_options("rules", [variant or ""])
             defaults = RuleOptions.from_dict(self.config.game.rules)

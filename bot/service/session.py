@@ -23,7 +23,7 @@ from bot.service.endings import session_line
 from bot.service.replies import Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.state import MatchState
-from bot.service.values import Actor, Expect, Place
+from bot.service.values import Actor, Expect, Place, bad_ids
 from bot.service.work import Work
 from bot.storage.interface import MatchStatus, Transaction
 from engine.match import Match
@@ -72,6 +72,8 @@ class Sessions:
 
     async def rematch(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         """Challenge the other player of the last match here again, with the same terms."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             async with self.runner.storage.snapshot() as tx:
                 opponent, terms = await self._terms(tx, place, actor, expect)

@@ -21,7 +21,7 @@ from bot.service.records import (
 from bot.service.replies import Picture, PictureKind, Refusal, Reply
 from bot.service.runner import ActionRunner, result_from_dict
 from bot.service.takeback import with_unsettled
-from bot.service.values import Actor, Place
+from bot.service.values import Actor, Place, bad_ids
 from bot.storage.interface import GameRow, GameStatus, MatchRow, Transaction
 from bot.storage.replay import player_names, replay_game
 from engine.match import Match, MoneySession, Session
@@ -121,6 +121,8 @@ class Pictures:
     async def replay(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
         """Game ``number`` here (default: the last finished one, else the one in
         progress), seen from the asking player's side."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             check_number(number)
             async with self.storage.snapshot() as tx:

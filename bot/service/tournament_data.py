@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.service.replies import MessageRef, Refusal
-from bot.service.values import Actor, Place
+from bot.service.values import MAX_ID, Actor, Place
 from bot.storage.interface import TournamentRow, TournamentStatus, Transaction
 from engine.tournament import Pairing, TournamentConfig, TournamentState
 
@@ -147,7 +147,8 @@ async def find(tx: Transaction, place: Place, tournament: int | None, *,
     open one (the one created in this channel when there are several; the latest of
     ``statuses`` when none is open).  Locked unless ``lock`` is False."""
     if tournament is not None:
-        row = await tx.get_tournament(tournament)
+        # A number the database cannot hold names no tournament (never an OverflowError).
+        row = (await tx.get_tournament(tournament) if 0 <= tournament <= MAX_ID else None)
         if row is None or row.guild_id != place.guild_id:
             raise Refusal(f"This server has no tournament #{tournament}: /tournament list "
                           "shows them.")

@@ -10,7 +10,7 @@ from bot.config import Config
 from bot.service.replies import Mention, Notice, Refusal, Reply, notice
 from bot.service.runner import ActionRunner
 from bot.service.tournament_data import OPEN, find, pairing_line, read
-from bot.service.values import Place
+from bot.service.values import Place, bad_ids
 from bot.storage.interface import TournamentStatus, Transaction
 from engine.tournament import TournamentState
 
@@ -33,6 +33,8 @@ class TournamentInfo:
         self.config = config
 
     async def status(self, place: Place, tournament: int | None = None) -> Reply:
+        if (bad := bad_ids(place)) is not None:
+            return Reply.refuse(bad)
         async with self.runner.storage.snapshot() as tx:
             try:
                 loaded = await find(tx, place, tournament, lock=False,
@@ -68,6 +70,8 @@ class TournamentInfo:
         return Reply(ok=True, text="\n".join(lines), tournament_id=row.id)
 
     async def listing(self, place: Place) -> Reply:
+        if (bad := bad_ids(place)) is not None:
+            return Reply.refuse(bad)
         async with self.runner.storage.snapshot() as tx:
             rows = await tx.tournaments_in_guild(
                 place.guild_id, [*OPEN, TournamentStatus.FINISHED.value])
@@ -84,6 +88,8 @@ class TournamentInfo:
 
     async def bracket(self, place: Place, tournament: int | None = None
                       ) -> tuple[Reply, BracketPicture | None]:
+        if (bad := bad_ids(place)) is not None:
+            return Reply.refuse(bad), None
         async with self.runner.storage.snapshot() as tx:
             try:
                 loaded = await find(tx, place, tournament, lock=False,

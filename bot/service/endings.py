@@ -14,7 +14,14 @@ from bot.service.records import game_number
 from bot.service.runner import ActionRunner
 from bot.service.showing import add_match_summary
 from bot.service.work import Work
-from bot.storage.interface import GameStatus, LedgerEntry, MatchStatus, RatingRow
+from bot.storage.interface import (
+    GameRow,
+    GameStatus,
+    LedgerEntry,
+    MatchStatus,
+    RatingRow,
+    Transaction,
+)
 from engine.match import Match, MoneySession
 from engine.player import Player
 from engine.scoring import EndReason, Result, ResultKind
@@ -51,6 +58,24 @@ def status_text(work: Work) -> str:
         w, b = session.score
         return f"{names[0]} {w}, {names[1]} {b} in a match to {session.length}."
     return session_line(work)
+
+
+async def abandon_game(tx: Transaction, row: GameRow, now: str) -> GameRow:
+    """End the game ``row`` without a result, because its match or session ends around
+    it: a money session stopped when its next game had only begun (``/stop``), or a
+    tournament match an organiser cancelled or decided.  The row is finished with no
+    winner and no result (so it counts for no score, ledger, rating or statistic), and
+    its seed, now revealed, lets ``/verify`` check the dice it used."""
+    if row.status is not GameStatus.ACTIVE:
+        return row
+    return await tx.update_game(row, status=GameStatus.FINISHED, finished_at=now)
+
+
+def abandoned_line(number: int, row: GameRow) -> str:
+    """What the players read of a game :func:`abandon_game` ended."""
+    return (f"Game {number} is not played: its dice seed is {row.seed} (its SHA-256 "
+            f"{row.seed_hash} was published when it began); /verify {number} checks its "
+            "dice.")
 
 
 class Endings:

@@ -110,16 +110,24 @@ def game_number(row: GameRow, state: MatchState) -> int:
     return state.chouette.game if state.chouette is not None else row.number
 
 
+async def played(tx: Transaction, match: MatchRow) -> bool:
+    """Whether ``match`` has games: not a challenge that was never accepted (a tournament
+    match the organiser cancelled in play is cancelled too, and has its games)."""
+    if match.status not in NOT_PLAYED:
+        return True
+    return match.status is MatchStatus.CANCELLED and bool(await tx.games_of_match(match.id))
+
+
 async def channel_games(tx: Transaction, place: Place) -> ChannelGames:
     """The games of the channel's latest match (or chouette table), oldest first."""
     matches = [m for m in await tx.matches_in_channel(place.channel_id, limit=50)
-               if m.guild_id == place.guild_id and m.status not in NOT_PLAYED]
+               if m.guild_id == place.guild_id and await played(tx, m)]
     if not matches:
         raise Refusal("No game has been played in this channel yet.")
     latest = matches[-1]
     if latest.chouette_id is not None:
         rows = await tx.matches_in_channel(place.channel_id, chouette_id=latest.chouette_id)
-        table = [m for m in rows if m.status not in NOT_PLAYED]
+        table = [m for m in rows if await played(tx, m)]
     else:
         table = [latest]
     games: list[NumberedGame] = []
@@ -318,7 +326,9 @@ def game_history(game: NumberedGame, names: tuple[str, str], events: Sequence[Ev
         line = event_line(event, before, state, names)
         if line:
             lines.append("  " + line)
-    if state.result is None:
+    if state.result is None and row.status is GameStatus.FINISHED:
+        lines.append("  (not played out: its match or session ended around it)")
+    elif state.result is None:
         waiting = state.awaiting
         lines.append("  (in progress" + (f": {names[waiting]} to act)" if waiting is not None
                                          else ")"))

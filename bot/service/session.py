@@ -19,7 +19,8 @@ from typing import Any
 
 from bot.service.between import between_games
 from bot.service.challenges import Challenges
-from bot.service.endings import session_line
+from bot.service.endings import abandon_game, abandoned_line, session_line
+from bot.service.records import game_number
 from bot.service.replies import Refusal, Reply
 from bot.service.runner import ActionRunner
 from bot.service.state import MatchState
@@ -64,7 +65,11 @@ class Sessions:
             if net:
                 work.match_winner = work.user(Player.WHITE if net > 0 else Player.BLACK)
             work.lines.append("/rematch plays again with the same terms.")
-            work.game = None  # the game just begun is not played
+            if work.game_row is not None:  # the game just begun is not played
+                await work.flush()
+                ended = await abandon_game(work.tx, work.game_row, self.runner.now())
+                work.lines.append(abandoned_line(game_number(ended, work.state), ended))
+            work.game = None
             work.game_row = None
             work.dice = None
 

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.config import Config
+from bot.service.endings import abandon_game
 from bot.service.replies import Mention, Refusal, Reply, notice
 from bot.service.runner import ActionRunner
 from bot.service.state import MatchState
@@ -68,6 +69,8 @@ class TournamentAdmin:
         current = await tx.open_match_in_channel(match.channel_id)  # its channel's lock
         if current is not None and current.id == match.id:
             await tx.update_match(current, status=MatchStatus.CANCELLED)
+            for game in await tx.games_of_match(match.id):  # the game in progress
+                await abandon_game(tx, game, self.runner.now())
         return str(match.channel_id)
 
     async def _decided(self, tx: Transaction, loaded: Loaded, data: TournamentData,
@@ -123,7 +126,8 @@ class TournamentAdmin:
             head = [f"{loaded.title}: the organiser decides "
                     f"{pairing_line(replace(data, engine=after), after.pairing(p.id))}."]
             if closed:
-                head.append("Its match is cancelled.")
+                head.append("Its match is cancelled: its game in play ends without a result, "
+                            "and /verify in its channel checks the dice.")
             return await self._decided(tx, loaded, data, state, after, head)
 
         return await self.runner.transact(place, actor, body)

@@ -783,7 +783,8 @@ class SqliteTransaction:
         games = await self._all(
             "SELECT g.winner_id, g.result, m.white_id, m.black_id FROM games g "
             "JOIN matches m ON m.id = g.match_id WHERE m.guild_id = ? AND g.status = 'finished' "
-            "AND (m.white_id = ? OR m.black_id = ?)", (guild_id, user_id, user_id))
+            "AND g.result IS NOT NULL AND (m.white_id = ? OR m.black_id = ?)",
+            (guild_id, user_id, user_id))
         stats: dict[str, Any] = {
             "games": 0, "games_won": 0, "gammons_won": 0, "backgammons_won": 0,
             "gammons_lost": 0, "backgammons_lost": 0, "doubles": 0, "takes": 0, "drops": 0,

@@ -373,8 +373,9 @@ async def _audit_match(tx: Transaction, storage: SqliteStorage, row: MatchRow,
     variant = get_variant(row.variant)()
     session: Match | MoneySession = (Match.new(row.length, rules, variant) if row.length
                                      else MoneySession.new(rules, variant, row.stake))
-    if row.status in ("challenged", "declined", "cancelled") and games:
+    if row.status in ("challenged", "declined") and games:
         out.append(f"{where}: has games but was never accepted")
+    # (a cancelled match may have games: an organiser closed a tournament match in play)
     if row.status == "active" and (not games or games[-1].status != "active"):
         out.append(f"{where}: active without a game in progress")
     if row.status != "active" and any(g.status == "active" for g in games):
@@ -405,6 +406,16 @@ async def _audit_match(tx: Transaction, storage: SqliteStorage, row: MatchRow,
         bad = fairdice.verify(g.seed, g.seed_hash, dice) if seeded else []
         if bad:
             out.append(f"{gw}: dice do not match the seed: {bad[:2]}")
+        if g.status == "finished" and g.result is None:
+            # Not played out: the session was stopped, or the match closed, around it.
+            if game.is_finished or i != len(games) - 1 or row.status == "active":
+                out.append(f"{gw}: ended without a result, but replay finished="
+                           f"{game.is_finished}, game {i + 1} of {len(games)}, match "
+                           f"{row.status}")
+            if g.winner_id is not None or g.finished_at is None or ledger.get(g.id):
+                out.append(f"{gw}: ended without a result but has a winner, no end time "
+                           "or ledger entries")
+            continue
         if game.is_finished != (g.status == "finished"):
             out.append(f"{gw}: replay finished={game.is_finished} but row says {g.status}")
             continue

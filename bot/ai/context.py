@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.match import Match
+from engine.match import Match, Session
 from engine.player import Player
 
 
@@ -32,6 +32,13 @@ class MatchContext:
     @classmethod
     def from_match(cls, match: Match) -> MatchContext:
         return cls(match.length, match.score)
+
+    @classmethod
+    def of(cls, session: Session) -> MatchContext:
+        """The context of a match, or of a money session (money play)."""
+        if isinstance(session, Match):
+            return cls.from_match(session)
+        return cls.money()
 
     @property
     def is_money(self) -> bool:

@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from bot.service.challenges import Challenges
 from bot.service.commands import Commands
 from bot.service.concede import Concessions
+from bot.service.info import InfoCommands
 from bot.service.replies import Action, Reply
 from bot.service.session import Sessions
 from bot.service.values import Actor, Expect, Place
@@ -23,7 +24,7 @@ class ActionTable:
     """Every action, defined once."""
 
     def __init__(self, challenges: Challenges, commands: Commands, concessions: Concessions,
-                 watch: Watch, sessions: Sessions) -> None:
+                 watch: Watch, sessions: Sessions, info: InfoCommands) -> None:
         c, k = commands, concessions
         self._calls: dict[Action, Call] = {
             Action.ACCEPT: lambda p, a, o, e: challenges.accept(p, a, e),
@@ -46,6 +47,7 @@ class ActionTable:
             Action.BOARD: lambda p, a, o, e: watch.board(p, a),
             Action.STOP: lambda p, a, o, e: sessions.stop(p, a, e),
             Action.REMATCH: lambda p, a, o, e: sessions.rematch(p, a, e),
+            Action.ANALYZE: lambda p, a, o, e: info.analyze(p, a, whole_match=True, expect=e),
         }
         missing = set(Action) - set(self._calls)
         assert not missing, f"actions without a call: {missing}"

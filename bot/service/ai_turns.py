@@ -19,7 +19,7 @@ from bot.service.values import Actor, Expect, Place
 from bot.storage.interface import MatchStatus
 from engine.game import Action as GameAction
 from engine.game import Game
-from engine.match import Match, Session
+from engine.match import Session
 from engine.player import Player
 
 if TYPE_CHECKING:
@@ -39,9 +39,7 @@ _ACTIONS = {GameAction.ROLL: Action.ROLL, GameAction.DOUBLE: Action.DOUBLE,
 
 def match_context(session: Session) -> MatchContext:
     """What the AI needs to know of the match or money session."""
-    if isinstance(session, Match):
-        return MatchContext(session.length, session.score)
-    return MatchContext.money()
+    return MatchContext.of(session)
 
 
 def decision_action(game: Game, decision: Decision) -> tuple[Action, str | None]:

@@ -82,7 +82,7 @@ class GameService:
         self.ai = ai
         self.runner = ActionRunner(storage, new_seed=dice_seed, dice=dice,
                                    clock=clock or (lambda: datetime.now(UTC)),
-                                   seating=self._seating)
+                                   seating=self._seating, analysis=ai is not None)
         self.endings = Endings(self.runner)
         self.autoplay = AutoPlay(self.endings)
         self.challenges = Challenges(self.runner, self.autoplay, self.endings, self.config, ai)
@@ -90,10 +90,10 @@ class GameService:
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config)
         self.watch = Watch(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
-        self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
-                                 self.sessions)
-        self.ai_turns = AITurns(self.runner, self.table, ai)
         self.info = InfoCommands(self.runner, self.config, ai)
+        self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
+                                 self.sessions, self.info)
+        self.ai_turns = AITurns(self.runner, self.table, ai)
         self.reminders = Reminders(self.runner, self.config)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
         self.chouette = ChouetteService(self.runner, self.autoplay, self.endings,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from bot.ai.context import MatchContext
 from bot.config import Config
 from bot.service import ratings
-from bot.service.ai_turns import match_context
 from bot.service.chances import chances_text
 from bot.service.records import NumberedGame, channel_games, check_number
 from bot.service.replies import Board, Picture, PictureKind, Refusal, Reply
@@ -25,7 +25,7 @@ from bot.service.showing import (
     session_before,
     summary_picture,
 )
-from bot.service.values import Actor, Place, bad_ids
+from bot.service.values import Actor, Expect, Place, bad_ids
 from bot.service.views import board
 from bot.storage.interface import GameStatus, MatchRow
 from bot.storage.replay import player_names, replay_game
@@ -107,7 +107,7 @@ class InfoCommands:
         player = Player.WHITE if actor.id == row.white_id else Player.BLACK
         if game is None or game.awaiting is not player:
             return Reply.refuse("A hint is for your own decision: wait for your turn.")
-        advice = await self.ai.hint(game, match_context(loaded.session), 5)
+        advice = await self.ai.hint(game, MatchContext.of(loaded.session), 5)
         lines = [f"Hint for {loaded.names[player]}"
                  + (f" ({advice.source})" if advice.source else "") + ":"]
         if advice.cube is not None:
@@ -125,7 +125,8 @@ class InfoCommands:
         return Reply(ok=True, text="\n".join(lines), ephemeral=True)
 
     async def analyze(self, place: Place, actor: Actor, number: int | None = None,
-                      depth: str | None = None, whole_match: bool = False) -> Reply:
+                      depth: str | None = None, whole_match: bool = False,
+                      expect: Expect | None = None) -> Reply:
         """Error rates and the largest mistakes of a finished game here (game ``number``
         of the channel's match, default the last finished one), or of every finished
         game of the match; each game at the score, cube and Crawford state it was
@@ -145,6 +146,9 @@ class InfoCommands:
             check_number(number)
             async with self.storage.snapshot() as tx:
                 scope = await channel_games(tx, place)
+                if expect is not None and scope.games[-1].match.id != expect.match_id:
+                    raise Refusal("That button is for an earlier match in this channel: "
+                                  "/analyze match:true looks at this one's games.")
                 if whole_match:
                     targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
                     if not targets:
@@ -163,7 +167,7 @@ class InfoCommands:
             session = session_before(row, games_of(scope, target), target.row)
             record = replay_game(row, target.row, evs).to_record()
             try:
-                result = await self.ai.analyze(record, match_context(session), level,
+                result = await self.ai.analyze(record, MatchContext.of(session), level,
                                                timeout=timeout)
             except TimeoutError:
                 slower = " Try depth:strong, which is faster." if level is EXPERT else ""

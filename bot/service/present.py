@@ -97,8 +97,9 @@ def players(work: Work) -> tuple[int, ...]:
     return tuple(sorted(u for u in (work.row.white_id, work.row.black_id) if u != ai))
 
 
-def reply(work: Work, row: MatchRow) -> Reply:
-    """The reply to an action that committed ``row``."""
+def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
+    """The reply to an action that committed ``row`` (``analysis``: the server analyses
+    games, so a match's end offers its analysis)."""
     boards = list(work.boards)
     game = work.game
     shown: tuple[Button, ...] = ()
@@ -111,6 +112,8 @@ def reply(work: Work, row: MatchRow) -> Reply:
         shown = work.seating.decorate(work, game, shown)
     elif row.status is MatchStatus.FINISHED and row.chouette_id is None:
         shown = (Button(Action.REMATCH, "Rematch", players(work)),)
+        if analysis:
+            shown += (Button(Action.ANALYZE, "Analyse the match", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
                  version=row.version, attachment=work.attachment,

@@ -53,6 +53,9 @@ class Action(Enum):
     """End a money session between games (:mod:`bot.service.session`)."""
     REMATCH = "rematch"
     """The two players of the last match here play again, same terms."""
+    ANALYZE = "analyze"
+    """The analysis of every game of the match that just ended here (``/analyze
+    match:true``): each player's error rate on the match summary."""
 
 
 @dataclass(frozen=True, slots=True)

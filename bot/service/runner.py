@@ -95,8 +95,10 @@ class ActionRunner:
     def __init__(self, storage: Storage, *, new_seed: Callable[[], str],
                  dice: Callable[[str, int], fairdice.DiceStream],
                  clock: Callable[[], datetime],
-                 seating: Callable[[MatchRow], Seating]) -> None:
+                 seating: Callable[[MatchRow], Seating], analysis: bool = False) -> None:
         self.storage = storage
+        self.analysis = analysis
+        """Whether this server analyses games (the AI is on): a match's end offers it."""
         self.new_seed = new_seed
         """Makes each game's secret seed."""
         self.dice = dice
@@ -218,7 +220,7 @@ class ActionRunner:
                        work.loaded.names, held, base if held else None)
         # Only a committed state may be served from the cache.
         work.tx.on_commit(lambda: self._remember(state))
-        return present.reply(work, row)
+        return present.reply(work, row, analysis=self.analysis)
 
     # ------------------------------------------------------------- whole actions
 

@@ -32,7 +32,7 @@ class Watch:
                     return Reply(ok=True, text="The challenge is waiting for an answer.",
                                  match_id=loaded.row.id, version=loaded.row.version)
                 work = self.runner.work(tx, loaded, actor)
-                shown = present.reply(work, loaded.row)
+                shown = present.reply(work, loaded.row, analysis=self.runner.analysis)
         except NoGameHere as refusal:
             found = await self.runner.elsewhere(place, actor, OPEN, act=False)
             return found if isinstance(found, Reply) else Reply.refuse(str(refusal))

@@ -20,8 +20,8 @@ from bot.config import Config
 from bot.service.game import GameService
 from bot.service.info import ANALYSIS_SECONDS, EXPERT_ANALYSIS_SECONDS
 from bot.service.pictures import count_actions
-from bot.service.replies import PictureKind, Reply
-from bot.service.values import Actor, Place
+from bot.service.replies import Action, PictureKind, Reply
+from bot.service.values import Actor, Expect, Place
 from bot.storage.replay import replay_game
 from engine.gnubgid import decode_match_id
 from engine.player import Player
@@ -346,6 +346,41 @@ async def test_the_match_end_carries_the_summary_picture(tmp_path: Path, ai: AIR
     assert summary.error_rates == (None, None)  # no analysis ran
     assert picture.alt_text.startswith("Summary of the match to 3: alice 3, bob 0; "
                                        "alice wins.")
+
+
+async def test_the_match_end_offers_its_analysis_with_the_error_rates(
+        tmp_path: Path, ai: AIRunner) -> None:
+    """The automatic summary has no error rates (nothing is analysed unasked); the end of
+    the match offers the analysis, whose summary has them.  Without the AI the button is
+    not shown (tests/service/test_table_play.py: Rematch alone)."""
+    service = await _service(tmp_path, ai, GAMES + OPENING)
+    ok(await service.challenge(HERE, ALICE, BOB, length=1))
+    ok(await service.accept(HERE, BOB))
+    ok(await service.move(HERE, BOB, "8/5 6/5"))
+    ok(await service.resign(HERE, ALICE, "single"))
+    ended = ok(await service.answer_resignation(HERE, BOB, True))
+    assert [(b.action, b.label) for b in ended.buttons] == [
+        (Action.REMATCH, "Rematch"), (Action.ANALYZE, "Analyse the match")]
+    (offer,) = [b for b in ended.buttons if b.action is Action.ANALYZE]
+    assert set(offer.users) == {ALICE.id, BOB.id}
+    assert ended.version is not None and ended.match_id is not None
+    pressed = ok(await service.act(Action.ANALYZE, HERE, ALICE,
+                                   expect=Expect(ended.version, ended.match_id)))
+    assert pressed.text == ok(await service.analyze(HERE, ALICE, whole_match=True)).text
+    assert "Analysis of the match (1 finished game)" in pressed.text
+    (picture,) = pressed.pictures
+    assert isinstance(picture.content, MatchSummary)
+    assert all(rate is not None for rate in picture.content.error_rates)
+    # The button of a match that is no longer the channel's latest says so.
+    ok(await service.challenge(HERE, ALICE, BOB, length=1))
+    ok(await service.accept(HERE, BOB))
+    ok(await service.move(HERE, BOB, "8/5 6/5"))
+    ok(await service.resign(HERE, ALICE, "single"))
+    ok(await service.answer_resignation(HERE, BOB, True))
+    stale = await service.act(Action.ANALYZE, HERE, ALICE,
+                              expect=Expect(ended.version, ended.match_id))
+    assert not stale.ok and stale.ephemeral
+    assert "for an earlier match in this channel" in stale.text
 
 
 async def test_replay_at_a_chouette_table_by_the_table_s_game_numbers(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from bot.service.drafts import draft_shown, stage_text
 from bot.service.replies import Action, Board, Button, Notice, Reply, notice
 from bot.service.takeback import unsettled_user
 from bot.service.views import board
-from bot.service.work import Work
+from bot.service.work import Loaded, Work
 from bot.storage.interface import MatchRow, MatchStatus
 from engine.dice import Dice
 from engine.game import Action as GameAction
@@ -66,6 +66,27 @@ def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
     if game.phase is Phase.CHOICE and game.pending_choice is not None:
         return notice(who, f": {game.pending_choice.prompt}")
     return notice("It's ", who, "'s turn: roll or double.")
+
+
+def answer_awaited(loaded: Loaded) -> str:
+    """What the game waits for when it waits for an answer (a double or a resignation
+    offer), said to someone who typed ``/accept`` or ``/decline`` for it: "" otherwise."""
+    game = loaded.game
+    if game is None or game.awaiting is None:
+        return ""
+    names = loaded.names
+    answerer = names[game.awaiting]
+    if game.phase is Phase.DOUBLED and game.cube.offer is not None:
+        beaver = (game.awaiting, GameAction.BEAVER) in game.available_actions()
+        return (f"{names[game.cube.offer.doubler]} doubled to {game.cube.offer.value}: "
+                f"{answerer} answers with /take or /drop" + (" (or /beaver)" if beaver else "")
+                + ".")
+    if game.phase is Phase.RESIGNATION and game.resignation is not None:
+        return (f"{names[game.resignation.player]} offers to resign a "
+                f"{game.resignation.kind.label}: {answerer} answers with the Accept "
+                "resignation or Reject resignation button under that offer (/board shows "
+                "it again).")
+    return ""
 
 
 def buttons(work: Work, game: Game) -> tuple[Button, ...]:

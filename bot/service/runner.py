@@ -156,8 +156,9 @@ class ActionRunner:
             if row.status is MatchStatus.CHALLENGED:
                 raise Refusal("The challenge here has not been accepted yet: "
                               "the challenged player can /accept or /decline it.")
+            awaited = present.answer_awaited(await self.load_row(tx, row))
             raise Refusal("The game here is already under way: there is no challenge waiting "
-                          "to answer or cancel.")
+                          "to answer or cancel." + (f" {awaited}" if awaited else ""))
         return await self.load_row(tx, row)
 
     async def load_row(self, tx: Transaction, row: MatchRow) -> Loaded:

@@ -356,7 +356,7 @@ class RuleOptions:
         if self.cube:
             cube = "doubling cube: on"
             if self.max_cube:
-                cube += f" (up to {self.max_cube})"
+                cube += f" (up to {self.max_cube:,})"
             lines.append(cube)
             if money is not False:
                 lines.append(f"beavers: {'on' if self.beavers else 'off'}")

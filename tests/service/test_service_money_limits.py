@@ -117,7 +117,7 @@ async def test_the_cube_stops_at_the_money_bound_and_the_game_ends(
                                    rules={"beavers": "on", **rules})
     assert made.ok, made.text
     assert money.cube_cap(stake, RuleOptions.from_dict({"beavers": "on", **rules})) == cap
-    assert f"(up to {cap})" in made.text  # the challenge states the cap in its rules line
+    assert f"(up to {cap:,})" in made.text  # the challenge states the cap in its rules line
     assert (await service.accept(HERE, BOB)).ok
     war: list[str] = []
     refused = await cube_war(service, 120, said=war)
@@ -191,7 +191,7 @@ async def test_chouette_stake_is_checked_in_the_service(tmp_path: Path) -> None:
     opened_ = await service.chouette.open(HERE, ALICE, stake=MAX_STAKE)
     assert opened_.ok, opened_.text
     cap = money.cube_cap(MAX_STAKE, RuleOptions(), 6)
-    assert f"up to {cap}" in opened_.text
+    assert f"up to {cap:,}" in opened_.text
     for who in (BOB, CAROL):
         assert (await service.chouette.join(HERE, who)).ok
     started = await service.chouette.start(HERE, ALICE)

@@ -51,9 +51,14 @@ def session_line(work: Work) -> str:
 
 
 def status_text(work: Work) -> str:
-    """The match score or the money session so far."""
+    """The match score or the money session so far (at a chouette table: who plays this
+    game; the table's own standings are in ``/chouette status``)."""
     session = work.session
     names = work.loaded.names
+    if work.state.chouette is not None:
+        return (f"Chouette game {work.state.chouette.game}: {names[0]} in the box against "
+                f"captain {names[1]} and the team; /chouette status shows the seats and the "
+                "table's standings.")
     if isinstance(session, Match):
         w, b = session.score
         return f"{names[0]} {w}, {names[1]} {b} in a match to {session.length}."

@@ -490,3 +490,19 @@ async def test_after_a_partner_s_drop_the_prompt_asks_only_the_others(tmp_path: 
                      "before the captain does; the captain's answer closes it."]
     take = next(b for b in reply.buttons if b.action is Action.TAKE)
     assert set(take.users) == {BOB.id, DAVE.id}
+
+
+async def test_board_at_a_chouette_names_the_box_and_captain_not_a_two_player_session(
+        tmp_path: Path) -> None:
+    """/board at a chouette table used to open with the two-player money line ("Session
+    after 0 game(s): carol +0, bob +0 points"), which misstates a table of three or more."""
+    host = await make(tmp_path, [5, 3, 1, 6, 4, 2])
+    await seat(host, [ALICE, BOB, CAROL])
+    box, captain, state = await current(host)
+    names = {ALICE.id: "alice", BOB.id: "bob", CAROL.id: "carol"}
+    board = ok(await host.games.board(HERE, DAVE))  # a spectator
+    first = board.text.splitlines()[0]
+    assert first == (f"Chouette game {state['game']}: {names[box]} in the box against captain "
+                     f"{names[captain]} and the team; /chouette status shows the seats and "
+                     "the table's standings.")
+    assert "Session after" not in board.text

@@ -86,9 +86,12 @@ async def tournament(console: Console, actor: Actor, rest: str,
             key, eq, value = word.partition("=")
             if eq:
                 options[key.strip().lower()] = value.strip()
+        if not names and options.get("name", "").strip():
+            names = [options.pop("name")]  # name=Cup, as Discord's option is called
+        options.pop("name", None)
         if not names:
             console.say("  (only you see this) Name the tournament: /tournament create "
-                        "Friday format=swiss")
+                        "Friday format=swiss (or name=Friday)")
             return
         try:
             ints = {k: int(options.pop(k)) for k in NUMBERS if k in options}

@@ -153,7 +153,9 @@ class Tournaments:
         """The public sign-up message (updated as players join and leave)."""
         s, data, row = loaded.settings, loaded.data, loaded.row
         cfg = s.tournament
-        rules = RuleOptions.from_dict(dict(s.rules)).describe()
+        # As /challenge says them: the variant's own options, and those of matches only.
+        rules = get_variant(s.variant)().rule_lines(RuleOptions.from_dict(dict(s.rules)),
+                                                   money=False)
         count = f"{len(data.entrants)}" + (f" of {cfg.max_players}" if cfg.max_players else "")
         names = ", ".join(e.name for e in data.entrants)
         lines = [f"Tournament {loaded.title}: {cfg.format.label}, {cfg.lengths.describe()}"

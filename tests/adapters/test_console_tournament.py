@@ -45,3 +45,15 @@ async def test_a_tournament_from_the_console(tmp_path: Path) -> None:
     # A result for a match that was played is refused, and says why.
     assert "(only you see this) the tournament is over (champion: alice); it takes no more " \
         "results" in out.getvalue()
+
+
+async def test_the_tournament_name_may_be_given_as_name_equals(tmp_path: Path) -> None:
+    """Discord's option is called ``name``; a console user who types ``name=Cup`` was told
+    to name the tournament."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config()), tmp_path / "boards", out=out)
+    assert await console.handle("org: /tournament create name=Cup format=swiss length=1")
+    assert "Tournament #1 Cup: Swiss" in out.getvalue(), out.getvalue()
+    assert await console.handle("org: /tournament create name= format=swiss")
+    assert "Name the tournament" in out.getvalue()

@@ -369,3 +369,23 @@ async def test_every_result_posts_the_bracket_as_it_stands(tmp_path: Path) -> No
                 assert round_ == 2 and "champion is p1" in reply.text
                 assert "p1" in picture.alt_text and reply.boards  # with the final board
     assert (await data(service, tid)).started.finished
+
+
+async def test_the_signup_rules_line_is_the_variants_own(tmp_path: Path) -> None:
+    """The sign-up message said every variant's options, a standard tournament's included
+    ("a kicked-off man (Acey-Deucey) ...; entering (Russian) ..."); it now says them as
+    /challenge does: the variant's own options, and those of matches."""
+    service = await make(tmp_path)
+    standard = await service.tournament_create(HALL, ORGANISER, is_organiser=True,
+                                               name="Cup", format="swiss", length="1")
+    assert standard.ok, standard.text
+    rules = next(line for line in standard.text.splitlines() if line.startswith("Rules: "))
+    assert "Crawford rule (matches): on" in rules
+    assert "Acey-Deucey" not in rules and "Russian" not in rules and "beavers" not in rules
+    acey = await service.tournament_create(Place(HALL.guild_id, HALL.channel_id + 1),
+                                           ORGANISER, is_organiser=True, name="Acey",
+                                           format="round-robin", length="3",
+                                           variant="acey-deucey")
+    assert acey.ok, acey.text
+    rules = next(line for line in acey.text.splitlines() if line.startswith("Rules: "))
+    assert "a kicked-off man: re-enters before any other man moves" in rules

@@ -193,7 +193,8 @@ class Records:
     async def export(self, place: Place, actor: Actor, fmt: str = "mat",
                      number: int | None = None) -> Reply:
         """The channel's match as ``.mat`` or GNU Backgammon ``.sgf``; at a chouette
-        table, the table's game ``number`` (default the latest)."""
+        table, the table's game ``number`` (default the latest).  In a match, ``number``
+        must be one of its games, and the file is the whole match."""
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
         fmt = (fmt or "mat").strip().lower().lstrip(".")
@@ -204,10 +205,7 @@ class Records:
             check_number(number)
             async with self.storage.snapshot() as tx:
                 scope = await channel_games(tx, place)
-                if number is not None and not scope.chouette:
-                    raise Refusal("/export writes the whole match; a game number picks one "
-                                  "game of a chouette table.")
-                game = scope.find(number)
+                game = scope.find(number)  # (a game number outside the match: refused)
                 match = game.match
                 write = export_channel_match_sgf if fmt == "sgf" else export_channel_match
                 text = await write(tx, match)
@@ -216,6 +214,8 @@ class Records:
         except BackgammonError as error:
             return Reply.refuse(f"This game can't be exported as a .{fmt} file: {error}")
         what = f"Chouette game {game.number}" if scope.chouette else "The match"
+        if number is not None and not scope.chouette:  # a game of a match: the match's file
+            what = f"The match (game {number} is in it: the file holds the whole match)"
         name = (f"bgbot-chouette-game-{game.number}.{fmt}" if scope.chouette
                 else f"bgbot-match-{match.id}.{fmt}")
         how = ("GNU Backgammon: File > Open; its rules are in the file" if fmt == "sgf"
@@ -226,10 +226,10 @@ class Records:
     # --------------------------------------------------------------- history
 
     async def history(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
-        if (bad := bad_ids(place, actor)) is not None:
-            return Reply.refuse(bad)
         """The moves of game ``number`` here, or of every game of the channel's match so
         far (a chouette table: its latest game), with the dice and cube actions."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
         try:
             check_number(number)
             async with self.storage.snapshot() as tx:

@@ -154,8 +154,14 @@ async def test_export_takes_a_format(tmp_path: Path) -> None:
     assert b"RU[" in data and "File > Open" in sgf.text
     refused = await service.export(HERE, CAROL, "pdf")
     assert not refused.ok and "mat or sgf" in refused.text
-    refused = await service.export(HERE, CAROL, "mat", 1)
-    assert not refused.ok and "whole match" in refused.text
+    # A game number in a match: the match's file, saying so (it was refused before);
+    # a number that is not one of its games is refused with the games it has.
+    one = ok(await service.export(HERE, CAROL, "mat", 1))
+    assert one.attachment == mat.attachment
+    assert one.text.startswith("The match (game 1 is in it: the file holds the whole match)")
+    refused = await service.export(HERE, CAROL, "mat", 2)
+    assert not refused.ok and refused.ephemeral
+    assert "There is no game 2 in this channel's match: it has game 1." in refused.text
 
 
 # -- item 11: /history ------------------------------------------------------------------

@@ -43,18 +43,13 @@ def challenge_buttons(opponent: int) -> tuple[Button, ...]:
             Button(Action.DECLINE, "Decline", (opponent,)))
 
 
-def answered(work: Work, retired: list[RetireButtons]) -> None:
+def answered(work: Work) -> None:
     """The challenge is answered: its message (when the adapter noted it) loses its buttons,
     whichever way the answer came (:mod:`bot.service.posted`)."""
     message = work.state.challenge_message
-    retired.clear()
     if message is not None:
-        retired.append(RetireButtons(MessageRef(work.row.channel_id, message)))
+        work.retire.append(RetireButtons(MessageRef(work.row.channel_id, message)))
         work.state = work.state.with_(challenge_message=None)
-
-
-def with_retired(reply: Reply, retired: list[RetireButtons]) -> Reply:
-    return replace(reply, retire=(*reply.retire, *retired)) if reply.ok and retired else reply
 
 
 class Challenges:
@@ -174,8 +169,6 @@ class Challenges:
                      buttons=challenge_buttons(opponent.id))
 
     async def accept(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        retired: list[RetireButtons] = []
-
         async def op(work: Work) -> None:
             row = work.row
             if row.status is not MatchStatus.CHALLENGED:
@@ -193,40 +186,33 @@ class Challenges:
                         [work.name(Player.WHITE if u == row.white_id else Player.BLACK)
                          for u in full]))
             work.match_status = MatchStatus.ACTIVE
-            answered(work, retired)
+            answered(work)
             work.lines.append(f"{work.name(Player.BLACK)} accepts.")
             await self.endings.next_game(work)
             await self.autoplay.auto(work)
 
-        return with_retired(await self.runner.run(place, actor, op, expect=expect,
-                                                  statuses=CHALLENGED), retired)
+        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
 
     async def decline(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        retired: list[RetireButtons] = []
-
         async def op(work: Work) -> None:
             if work.actor.id != work.row.black_id:
                 raise Refusal(f"Only {work.name(Player.BLACK)} can decline this challenge"
                               + ("; you can /cancel it." if work.actor.id == work.row.white_id
                                  else "."))
             work.match_status = MatchStatus.DECLINED
-            answered(work, retired)
+            answered(work)
             work.lines.append(f"{work.name(Player.BLACK)} declines the challenge.")
 
-        return with_retired(await self.runner.run(place, actor, op, expect=expect,
-                                                  statuses=CHALLENGED), retired)
+        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
 
     async def cancel(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        retired: list[RetireButtons] = []
-
         async def op(work: Work) -> None:
             if work.actor.id != work.row.white_id:
                 raise Refusal("Only the challenger can cancel a challenge"
                               + ("; you can /decline it." if work.actor.id == work.row.black_id
                                  else "."))
             work.match_status = MatchStatus.CANCELLED
-            answered(work, retired)
+            answered(work)
             work.lines.append(f"{work.name(Player.WHITE)} withdraws the challenge.")
 
-        return with_retired(await self.runner.run(place, actor, op, expect=expect,
-                                                  statuses=CHALLENGED), retired)
+        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)

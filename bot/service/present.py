@@ -138,4 +138,4 @@ def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
                  version=row.version, attachment=work.attachment,
-                 pictures=tuple(work.pictures))
+                 pictures=tuple(work.pictures), retire=tuple(work.retire))

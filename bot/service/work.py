@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.service import fairdice
-from bot.service.replies import Board, Button, Mention, Notice, Picture, Refusal
+from bot.service.replies import Board, Button, Mention, Notice, Picture, Refusal, RetireButtons
 from bot.service.state import MatchState
 from bot.service.values import Actor
 from bot.storage.interface import GameRow, MatchRow, MatchStatus, Transaction
@@ -108,6 +108,8 @@ class Work:
     attachment: tuple[str, bytes] | None = None
     pictures: list[Picture] = field(default_factory=list)
     """Pictures for the reply (the match summary at a match's end)."""
+    retire: list[RetireButtons] = field(default_factory=list)
+    """Messages whose buttons the reply retires (an answered challenge's)."""
     row_changes: dict[str, Any] = field(default_factory=dict)
     """More match columns to write at commit (a chouette's new captain: black_id)."""
     confirming: bool = False

@@ -11,7 +11,8 @@ retire their buttons (:class:`~bot.service.replies.RetireButtons`):
 
 Noting a challenge's message writes the match row, so its version moves on: the reply
 carries the challenge's buttons for the new version, which the adapter puts on the message
-it posted without them.
+it posted without them.  A challenge answered before its message was noted (an answer typed
+at once) gives a reply with no buttons: the message keeps none.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from bot.service.tournament_data import find, save
 from bot.service.tournaments import Tournaments
 from bot.service.values import Actor, Expect, Place, check_id
 from bot.service.work import Work
-from bot.storage.interface import TournamentStatus, Transaction
+from bot.storage.interface import StorageError, TournamentStatus, Transaction
 
 
 class PostedMessages:
@@ -75,6 +76,20 @@ class PostedMessages:
 
         noted = await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED,
                                       redirect=False)
-        if not noted.ok:
-            return noted
-        return replace(noted, buttons=challenge_buttons(challenged[0]))
+        if noted.ok:
+            return replace(noted, buttons=challenge_buttons(challenged[0]))
+        if expect.match_id is not None and await self._answered(expect.match_id):
+            # Answered before its message was noted (a typed /accept racing the post):
+            # nothing to retire later, and no buttons to put on it.
+            return Reply(ok=True, text="", match_id=expect.match_id)
+        return noted
+
+    async def _answered(self, match_id: int) -> bool:
+        """Whether the challenge ``match_id`` has been answered (accepted, declined or
+        withdrawn; False too when the database cannot tell now)."""
+        try:
+            async with self.runner.storage.snapshot() as tx:
+                row = await tx.get_match(match_id)
+        except StorageError:
+            return False
+        return row is not None and row.status not in CHALLENGED

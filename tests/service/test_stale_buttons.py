@@ -236,7 +236,23 @@ async def test_noting_a_message_for_another_match_is_refused(tmp_path: Path) -> 
                                            Expect(made.version, made.match_id + 1), 1)
     assert not wrong.ok and "earlier game" in wrong.text
     assert (await service.accept(THREAD, BLACK)).ok
+    # Answered before its message was noted (a typed /accept racing the post): the note
+    # stores nothing and gives no buttons, so the message is left without any.
     late = await service.challenge_posted(THREAD, WHITE,
                                           Expect(made.version, made.match_id), 1)
-    assert not late.ok and late.retire == ()
+    assert late.ok and late.buttons == () and late.retire == ()
     assert (await state_of(service, THREAD)).challenge_message is None
+
+
+async def test_noting_a_declined_or_withdrawn_challenge_gives_no_buttons(
+        tmp_path: Path) -> None:
+    for answer in ("decline", "cancel"):
+        (tmp_path / answer).mkdir()
+        service = await service_at(tmp_path / answer)
+        made = await service.challenge(THREAD, WHITE, BLACK, length=3)
+        assert made.version is not None and made.match_id is not None
+        who = BLACK if answer == "decline" else WHITE
+        assert (await getattr(service, answer)(THREAD, who)).ok
+        late = await service.challenge_posted(THREAD, WHITE,
+                                              Expect(made.version, made.match_id), 1)
+        assert late.ok and late.buttons == (), answer

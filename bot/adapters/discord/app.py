@@ -77,7 +77,8 @@ class BackgammonBot(ServiceBot):
         self._storage = storage if service is None else service.storage
         self._owns_storage = service is None
         self.presenter = Presenter(
-            Renderer(config.render.theme, workers=config.render.workers))
+            Renderer(config.render.theme, workers=config.render.workers),
+            notes=lambda: self.service)
         if sync_state is None and config.storage.database != ":memory:":
             db = Path(config.storage.database)
             sync_state = db.with_name(db.name + ".commands.sha256")

@@ -50,7 +50,8 @@ class Answering(Protocol):
                    work: Awaitable[Reply]) -> Reply: ...
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
-                   from_button: bool = False, code_block: bool = False) -> None: ...
+                   from_button: bool = False,
+                   code_block: bool = False) -> discord.Message | None: ...
 
 
 class Host(Protocol):

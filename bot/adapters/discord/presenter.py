@@ -8,6 +8,9 @@ The cogs and the buttons call the service, then hand the reply to a
   content, one embed per board with the PNG attached, the reply text as the
   first embed's description, the GNU Backgammon Position ID and Match ID in
   each embed's footer, and the buttons for the next actions;
+* a challenge waiting for its answer is posted without its buttons, noted by the service,
+  then given the buttons of the noted version (:mod:`.posted`), so that its answer can
+  retire them even after a restart;
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before
@@ -22,16 +25,18 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
 
 from bot.adapters.discord.buttons import build_view
-from bot.adapters.discord.convert import notice_text
+from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.renderer import Renderer
 from bot.service.replies import Board, Reply
+from bot.service.values import Place
 
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096
@@ -85,8 +90,12 @@ class Outgoing:
 class Presenter:
     """Renders replies and answers interactions (one per bot)."""
 
-    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0) -> None:
+    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0,
+                 notes: Callable[[], ChallengeNotes] | None = None) -> None:
         self.renderer = renderer or Renderer(workers=0)
+        self.notes = notes
+        """The service that keeps a challenge's message (None: challenges are posted with
+        their buttons, not noted)."""
         """Draws the boards, in its theme: worker processes in the bot (:mod:`.renderer`)."""
         self.defer_after = defer_after
         """Seconds a service call may take before the interaction is deferred."""
@@ -161,14 +170,38 @@ class Presenter:
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
-                   from_button: bool = False, code_block: bool = False) -> None:
+                   from_button: bool = False,
+                   code_block: bool = False) -> discord.Message | None:
         """Answer ``interaction`` with ``reply`` (:meth:`_post`), then take the buttons off
-        the messages the reply retired (:meth:`retire`)."""
-        await self._post(interaction, reply, from_button=from_button, code_block=code_block)
+        the messages the reply retired (:meth:`retire`).  Returns the public message
+        posted (None for a private answer)."""
+        held = self.notes is not None and is_challenge(reply)
+        posted = await self._post(interaction, replace(reply, buttons=()) if held else reply,
+                                  from_button=from_button, code_block=code_block)
+        if held:
+            await self._note_challenge(interaction, reply, posted)
         if reply.ok and reply.retire:
             pressed = (interaction.message.id if from_button and interaction.message is not None
                        else None)
             await self.retire(interaction.client, reply, pressed=pressed)
+        return posted
+
+    async def _note_challenge(self, interaction: discord.Interaction[Any], reply: Reply,
+                              posted: discord.Message | None) -> None:
+        """Have the service note the challenge's message just posted, then put its buttons
+        on it (:func:`.posted.add_challenge_buttons`)."""
+        assert self.notes is not None
+        if posted is None:  # the interaction's response: ask Discord for it
+            try:
+                posted = await interaction.original_response()
+            except discord.HTTPException as error:
+                log.warning("the challenge's message could not be read back: %s", error)
+                return
+        place = place_of(interaction)
+        if reply.channel_ref is not None and reply.channel_ref != place.channel_id:
+            place = Place(place.guild_id, reply.channel_ref, parent_id=place.channel_id)
+        await add_challenge_buttons(self.notes(), posted, place, actor_of(interaction.user),
+                                    reply)
 
     async def retire(self, client: discord.Client, reply: Reply, *,
                      pressed: int | None = None) -> None:
@@ -192,8 +225,9 @@ class Presenter:
                          error)
 
     async def _post(self, interaction: discord.Interaction[Any], reply: Reply, *,
-                    from_button: bool = False, code_block: bool = False) -> None:
-        """Answer ``interaction`` with ``reply``.
+                    from_button: bool = False,
+                    code_block: bool = False) -> discord.Message | None:
+        """Answer ``interaction`` with ``reply``; the public message posted, if any.
 
         From a button, an accepted action also strips the buttons of the
         message pressed (they are stale now) and posts the new state as a new
@@ -202,16 +236,17 @@ class Presenter:
         if not reply.ok or reply.ephemeral:
             link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
             await self.private(interaction, reply.text + link)
-            return
+            return None
         ref = reply.channel_ref
         if ref is not None and ref != interaction.channel_id:
             # Acted from the channel of the game's thread: the state goes to the thread.
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
             out = await self.build(reply, code_block=code_block)
-            await interaction.client.get_partial_messageable(ref).send(**out.kwargs())
+            there = interaction.client.get_partial_messageable(ref)
+            sent_there: discord.Message = await there.send(**out.kwargs())
             await interaction.edit_original_response(content=f"Done in <#{ref}>.")
-            return
+            return sent_there
         response = interaction.response
         slow = bool(reply.boards or reply.attachment or reply.pictures)
         if not response.is_done():
@@ -224,17 +259,18 @@ class Presenter:
                 sent = await response.send_message(**out.kwargs())
                 posted = sent.resource if isinstance(sent.resource, discord.Message) else None
                 await self._supersede(interaction, reply, posted)
-                return
+                return posted
             out = await self.build(reply, code_block=code_block)
             message = await interaction.followup.send(wait=True, **out.kwargs())
             await self._supersede(interaction, reply, message)
-            return
+            return message
         # Deferred privately because the service was slow: resolve the private
         # "thinking" message, then post the state publicly.
         await interaction.edit_original_response(content="Done: see below.")
         out = await self.build(reply, code_block=code_block)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
+        return message
 
     async def _supersede(self, interaction: discord.Interaction[Any], reply: Reply,
                          posted: discord.Message | None) -> None:

@@ -5,7 +5,7 @@ autocomplete; the level choices show the measured strength (issue 22 item 2)."""
 from __future__ import annotations
 
 import pytest
-from discord_e2e import Host, private, users
+from discord_e2e import Host, posted_challenge, private, users
 from fake_discord import FakeDiscord
 
 from bot.storage.interface import MatchStatus
@@ -22,7 +22,7 @@ async def test_rules_show_the_game_s_own_options(fake: FakeDiscord, host: Host) 
                               higher_die="free", drop_scoring="as-it-stands",
                               double_before_any_throw=True,
                               variant_rules="kicked_off=reserve acey_deucey_gammons=off")
-    challenge = await record.public()
+    challenge = await posted_challenge(fake, record)
     assert "alice challenges bob" in challenge.content
     accepted = await fake.click(bob, challenge, "Accept")
     await accepted.public()

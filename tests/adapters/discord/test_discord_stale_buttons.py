@@ -2,7 +2,8 @@
 their use are taken off.  The tournament's sign-up message loses Join/Leave when the
 tournament starts (or is cancelled) and says so; a challenge's message in its thread loses
 Accept/Decline however the challenge is answered — typed in the channel of the thread,
-typed in the thread, or pressed.  A client still showing the old buttons is refused as
+typed in the thread, or pressed — and so does a challenge posted in the channel itself
+(threads off), after a restart too.  A client still showing the old buttons is refused as
 before; a message deleted meanwhile costs nothing but a log line."""
 
 from __future__ import annotations
@@ -12,7 +13,15 @@ import re
 from dataclasses import replace
 
 import pytest
-from discord_e2e import Capture, Host, assert_board_message, private, users
+from discord_e2e import (
+    Capture,
+    Host,
+    assert_board_message,
+    posted_challenge,
+    private,
+    start_game,
+    users,
+)
 from fake_discord import FakeDiscord, Message, User
 
 from bot.config import DiscordConfig
@@ -132,3 +141,62 @@ async def test_decline_typed_in_the_parent_takes_the_challenge_buttons_off(
     record = await fake.slash(bob, "decline")
     assert "Done in" in await private(record)
     await fake.until(lambda: challenge.components == [])
+
+
+async def challenge_in_channel(fake: FakeDiscord, alice: User, bob: User) -> Message:
+    """alice challenges bob with threads off: the challenge's message in the channel."""
+    record = await fake.slash(alice, "challenge", opponent=bob, length=3)
+    challenge = await posted_challenge(fake, record)
+    assert bob.mention in challenge.content
+    return challenge
+
+
+async def test_a_challenge_in_the_channel_loses_its_buttons_after_a_restart(
+        fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()  # threads off
+    challenge = await challenge_in_channel(fake, alice, bob)
+    old_client = copy.deepcopy(challenge)
+    await host.stop()
+    await host.start()  # a new process knows the message only from the database
+    board = await (await fake.slash(bob, "accept")).public()
+    assert_board_message(board)
+    await fake.until(lambda: challenge.components == [])
+    assert "alice challenges bob" in challenge.content
+    pressed = await fake.click(bob, old_client, "Accept")
+    assert "no challenge waiting" in await private(pressed)
+
+
+async def test_a_challenge_in_the_channel_withdrawn_loses_its_buttons(
+        fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()
+    challenge = await challenge_in_channel(fake, alice, bob)
+    await (await fake.slash(alice, "cancel")).public()
+    await fake.until(lambda: challenge.components == [])
+
+
+async def test_a_challenge_in_the_channel_accepted_by_its_button(fake: FakeDiscord,
+                                                                 host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()
+    challenge = await challenge_in_channel(fake, alice, bob)
+    pressed = await fake.click(bob, challenge, "Accept")  # the noted version's button
+    assert await pressed.acknowledged() == 7
+    assert_board_message(await pressed.public())
+    assert challenge.components == []
+
+
+async def test_a_rematch_challenge_loses_its_buttons_after_a_restart(fake: FakeDiscord,
+                                                                     host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()
+    await start_game(fake, alice, bob, length=3)
+    ended = await (await fake.slash(bob, "forfeit", confirm=True)).public()
+    again = await posted_challenge(fake, await fake.click(bob, ended, "Rematch"))
+    assert "bob challenges alice" in again.content
+    await host.stop()
+    await host.start()
+    board = await (await fake.slash(alice, "accept")).public()
+    assert_board_message(board)
+    await fake.until(lambda: again.components == [])

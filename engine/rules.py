@@ -462,10 +462,12 @@ def _quote(raw: Any) -> str:
     return f"'{text}'"
 
 
-def _whole_number(text: str) -> int | None:
+def whole_number(text: str) -> int | None:
     """The value of ASCII digits (at most 18 of them), or None for anything else.
 
-    ``str.isdigit`` accepts '²' and other Unicode digits that ``int`` refuses.
+    ``str.isdigit`` accepts '²' and other Unicode digits that ``int`` refuses; every
+    number a user types (rule options, match lengths, page and game numbers) is read
+    with this.
     """
     return int(text) if _NUMBER.fullmatch(text) else None
 
@@ -494,7 +496,7 @@ def _parse_value(key: str, raw: Any) -> Any:
             return None
         if isinstance(raw, int) and not isinstance(raw, bool):
             return raw
-        number = _whole_number(text)
+        number = whole_number(text)
         if number is not None:
             return number
         what = ("a whole number from 1 up" if key == "automatic_doubles_cap"
@@ -505,7 +507,7 @@ def _parse_value(key: str, raw: Any) -> Any:
     if key == "backgammon_value":
         if isinstance(raw, int) and not isinstance(raw, bool):
             return raw
-        number = _whole_number(text)
+        number = whole_number(text)
         if number is not None:
             return number
         raise RuleOptionError(

@@ -34,6 +34,7 @@ from bot.service.boot import storage_for, where
 from bot.service.game import GameService
 from bot.service.replies import Action, Picture, PictureKind, Reply, plain
 from bot.service.values import Actor, Place
+from engine.rules import whole_number
 
 GUILD = 1
 HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"):
@@ -99,7 +100,8 @@ def user_id(name: str) -> int:
 
 def last_board_number(folder: Path) -> int:
     """The highest N of the ``board-N.png`` files in ``folder`` (0 when there are none)."""
-    numbers = [int(p.stem[6:]) for p in folder.glob("board-*.png") if p.stem[6:].isdigit()]
+    numbers = [n for n in (whole_number(p.stem[6:]) for p in folder.glob("board-*.png"))
+               if n is not None]
     return max(numbers, default=0)
 
 
@@ -263,19 +265,20 @@ class Console:
                     self.say(f"  (only you see this) Options are key=value, not {word!r}.")
                     return
                 options[key.strip().lower()] = value.strip()
-            length = options.pop("length", "0")
-            stake = options.pop("stake", "0")
+            length = whole_number(options.pop("length", "0"))
+            stake = whole_number(options.pop("stake", "0"))
             variant = options.pop("variant", None)
             level = options.pop("level", None)
             hints = options.pop("hints", "off").lower() in ("on", "yes", "true", "1")
-            if not (length.isdigit() and stake.isdigit()):
-                self.say("  (only you see this) length and stake are whole numbers.")
+            if length is None or stake is None:
+                self.say("  (only you see this) length and stake are whole numbers, in the "
+                         "digits 0 to 9: e.g. length=5 or stake=2.")
                 return
             if s.ai_actor is not None and opponent.name.lower() == s.ai_actor.name.lower():
                 opponent = s.ai_actor
             await self.show(await s.challenge(self.place, actor, opponent, variant=variant,
-                                              rules=options, length=int(length),
-                                              stake=int(stake), level=level, hints=hints))
+                                              rules=options, length=length,
+                                              stake=stake, level=level, hints=hints))
 
         async def answer(actor: Actor, rest: str) -> None:
             word = rest.lower()
@@ -288,7 +291,11 @@ class Console:
         async def leaderboard(actor: Actor, rest: str) -> None:
             words = rest.split()
             order = words[0] if words else "rating"
-            page = int(words[1]) if len(words) > 1 and words[1].isdigit() else 1
+            page = whole_number(words[1]) if len(words) > 1 else 1
+            if page is None:
+                self.say(f"  (only you see this) The page is a whole number, not "
+                         f"{words[1][:20]!r}: e.g. /leaderboard {order} 2")
+                return
             await self.show(await s.leaderboard(self.place, actor, order, page))
 
         async def stats(actor: Actor, rest: str) -> None:
@@ -323,7 +330,7 @@ class Console:
                     options[key.strip().lower().replace("-", "_")] = value.strip()
                 numbers = {k: options.pop(k) for k in ("stake", "cap", "box_partners")
                            if k in options}
-                if not all(v.isascii() and v.isdigit() for v in numbers.values()):
+                if any(whole_number(v) is None for v in numbers.values()):
                     self.say("  (only you see this) stake, cap and box_partners are whole "
                              "numbers.")
                     return
@@ -356,8 +363,8 @@ class Console:
                     key, value = "format", key
                 if key.lower() == "format":
                     fmt = value
-                elif key.lower() == "game" and value.isdigit():
-                    number = int(value)
+                elif key.lower() == "game" and whole_number(value) is not None:
+                    number = whole_number(value)
                 else:
                     self.say("  (only you see this) /export [mat|sgf] [game=N] (format=sgf "
                              f"for analysis in GNU Backgammon), not {word[:20]!r}.")
@@ -376,18 +383,30 @@ class Console:
 
         # pictures (issue 18): /replay [game]; /analyze [game] [match] [depth=expert]
         async def analyze(actor: Actor, rest: str) -> None:
-            words = rest.split()
-            number = next((int(w) for w in words if w.isdigit()), None)
-            depth = next((w.split("=", 1)[1] for w in words if w.startswith("depth=")), None)
+            number: int | None = None
+            depth: str | None = None
+            whole_match = False
+            for word in rest.split():
+                if word.lower() == "match":
+                    whole_match = True
+                elif word.lower().startswith("depth="):
+                    depth = word.split("=", 1)[1]
+                elif number is None and whole_number(word.removeprefix("game=")) is not None:
+                    number = whole_number(word.removeprefix("game="))
+                else:
+                    self.say("  (only you see this) /analyze [game number] [match] "
+                             f"[depth=strong|expert], not {word[:20]!r}.")
+                    return
             await self.show(await s.analyze(self.place, actor, number, depth,
-                                            whole_match="match" in words))
+                                            whole_match=whole_match))
 
         async def replay(actor: Actor, rest: str) -> None:
             word = rest.strip()
-            if word and not word.isdigit():
+            number = whole_number(word)
+            if word and number is None:
                 self.say("  (only you see this) /replay [game number], e.g. /replay 2")
                 return
-            await self.show(await s.replay(self.place, actor, int(word) if word else None))
+            await self.show(await s.replay(self.place, actor, number))
 
         return {
             "challenge": challenge, "answer": answer, "leaderboard": leaderboard,
@@ -441,7 +460,8 @@ def game_number(text: str) -> tuple[int | None, bool]:
     text = text.strip().removeprefix("game=").lstrip("#")
     if not text:
         return None, True
-    return (int(text), True) if text.isascii() and text.isdigit() else (None, False)
+    number = whole_number(text)
+    return number, number is not None
 
 
 async def _run(config: Config, lines: Iterable[str] | None, boards: Path,

@@ -17,6 +17,7 @@ from typing import Protocol
 from bot.service.game import GameService
 from bot.service.replies import Reply
 from bot.service.values import Actor, Place
+from engine.rules import whole_number
 
 
 class Console(Protocol):
@@ -60,8 +61,10 @@ async def open_pairings(console: Console, channel_id: Callable[[str], int]) -> N
 
 
 def _tournament_number(words: list[str]) -> tuple[int | None, list[str]]:
-    if words and words[-1].startswith("#") and words[-1][1:].isdigit():
-        return int(words[-1][1:]), words[:-1]
+    if words and words[-1].startswith("#"):
+        number = whole_number(words[-1][1:])
+        if number is not None:
+            return number, words[:-1]
     return None, words
 
 
@@ -94,8 +97,10 @@ async def tournament(console: Console, actor: Actor, rest: str,
                         "Friday format=swiss (or name=Friday)")
             return
         try:
-            ints = {k: int(options.pop(k)) for k in NUMBERS if k in options}
+            ints = {k: whole_number(options.pop(k)) for k in NUMBERS if k in options}
             hours = {k: float(options.pop(k)) for k in HOURS if k in options}
+            if None in ints.values():
+                raise ValueError("not ASCII digits")
         except ValueError:
             console.say("  (only you see this) rounds and max_players are whole numbers, "
                         "signup_hours and round_hours numbers of hours.")

@@ -89,7 +89,13 @@ from engine.record import (
     Take,
     events_from_list,
 )
-from engine.rules import DEFAULT_RULES, OpeningMethod, RuleOptions, ScoringMethod
+from engine.rules import (
+    DEFAULT_RULES,
+    OpeningMethod,
+    RuleOptions,
+    ScoringMethod,
+    whole_number,
+)
 from engine.scoring import Result, ResultKind
 from engine.variant import StandardBackgammon
 
@@ -487,8 +493,8 @@ def _rules_from_tags(tags: Mapping[str, str], length: int) -> RuleOptions:
 
     changes: dict[str, Any] = {}
     limit = tags.get("cubelimit")
-    if limit is not None and limit.strip().isdigit():
-        value = int(limit)
+    value = whole_number(limit.strip()) if limit is not None else None
+    if value is not None:
         if value <= 1:
             changes["cube"] = False
         elif value < 1024 and value & (value - 1) == 0:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engine.rules import whole_number
 from engine.tournament.errors import TournamentConfigError
 
 MAX_LENGTH = 25
@@ -111,19 +112,20 @@ class MatchLengths:
         i = 0
         while i < len(words):
             word = words[i]
-            if word.isdigit():
+            value = whole_number(word)
+            if value is not None:
                 if default is not None:
                     raise TournamentConfigError(
                         f"{text!r} gives two default lengths; {help_text}")
-                default = int(word)
+                default = value
                 i += 1
                 continue
-            if i + 1 >= len(words) or not words[i + 1].isdigit():
+            number = whole_number(words[i + 1]) if i + 1 < len(words) else None
+            if number is None:
                 raise TournamentConfigError(f"cannot read {word!r} in {text!r}: {help_text}")
-            number = int(words[i + 1])
             if word == "final":
                 final = number
-            elif re.fullmatch(r"r\d+", word):
+            elif re.fullmatch(r"r[0-9]{1,18}", word):
                 rounds.append((int(word[1:]), number))
             else:
                 raise TournamentConfigError(f"cannot read {word!r} in {text!r}: {help_text}")

@@ -129,3 +129,40 @@ def test_ai_workers_leave_ctrl_c_to_the_console() -> None:
                           timeout=120, check=False, cwd=ROOT)
     assert done.returncode == 0 and "still here" in done.stdout
     assert "Traceback" not in done.stderr
+
+
+async def test_numbers_in_other_digits_get_a_reason_not_a_traceback(tmp_path: Path) -> None:
+    """Issue 16, item 3, in every number the console reads: '²' passes ``str.isdigit``
+    but ``int`` refuses it (the console died with a traceback, or answered with
+    Python's "invalid literal"); other scripts' digits ('٣') are refused too."""
+    boards = tmp_path / "boards"
+    boards.mkdir()
+    (boards / "board-².png").write_bytes(b"")  # read when the numbering resumes
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                      boards, out=out)
+    lines = {
+        "alice: /challenge @bob length=²": "whole numbers",
+        "alice: /challenge @bob stake=٣": "whole numbers",
+        "alice: /leaderboard rating ²": "The page is a whole number",
+        "alice: /verify ²": "game number",
+        "alice: /history ²": "game number",
+        "alice: /replay ¹": "/replay [game number]",
+        "alice: /analyze ²": "/analyze [game number]",
+        "alice: /export game=²": "/export [mat|sgf]",
+        "alice: /chouette open cap=²": "whole numbers",
+        "alice: /tournament create Cup format=swiss rounds=٣": "whole numbers",
+        "alice: /tournament create Cup format=swiss length=²": "write a number of points",
+        "alice: /tournament create Cup format=swiss length=r٣=5": "write a number of points",
+        "alice: /tournament join #²": "",
+    }
+    for line, reason in lines.items():
+        start = len(out.getvalue())
+        assert await console.handle(line), line
+        said = out.getvalue()[start:]
+        assert "(only you see this)" in said and reason in said, (line, said)
+        assert "invalid literal" not in said and "Traceback" not in said, (line, said)
+    assert await console.handle("alice: /challenge @bob length=1")
+    assert await console.handle("bob: /accept")
+    assert (boards / "board-0001.png").exists()  # the odd file name was passed over

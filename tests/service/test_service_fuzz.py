@@ -444,7 +444,17 @@ def check(reply: Any, name: str) -> None:
     if not reply.ok:
         assert reply.text.strip(), f"{name}: a refusal without a reason"
         assert reply.ephemeral, f"{name}: a public refusal: {reply.text!r}"
+        leaked = [m for m in PYTHON_MESSAGES if m in reply.text]
+        assert not leaked, f"{name}: Python's own message, not a reason: {reply.text!r}"
     assert "Traceback" not in reply.text, f"{name}: {reply.text}"
+
+
+PYTHON_MESSAGES = ("invalid literal for int()", "could not convert string to float",
+                   "object has no attribute", "NoneType", "unsupported operand",
+                   "index out of range", "not subscriptable", "takes no arguments",
+                   "unexpected keyword argument", "Python int too large")
+"""Words of Python's own exceptions: a refusal carrying them passed an exception's text
+through where it owed the user a reason (issue 16, item 3)."""
 
 
 REFUSALS_THAT_WRITE: set[str] = set()

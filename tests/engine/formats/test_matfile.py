@@ -50,7 +50,7 @@ from engine.record import (
     Roll,
     Take,
 )
-from engine.rules import RuleOptions, ScoringMethod
+from engine.rules import DEFAULT_RULES, RuleOptions, ScoringMethod
 from engine.scoring import EndReason, ResultKind
 
 W, B = Player.WHITE, Player.BLACK
@@ -538,3 +538,12 @@ def test_gnubg_imports_the_hand_written_game_and_a_money_session(tmp_path: Path)
     assert _games_part(again) == _games_part(text)
     w, b = session.points
     assert f"is: Alice {w}, Bob {b} (money session" in output, output
+
+
+def test_a_cube_limit_in_other_digits_is_ignored_not_a_crash() -> None:
+    """'²' passes ``str.isdigit`` but not ``int``: a tag the parser can't read is left out
+    (the rules stay the default), as any other unreadable tag."""
+    header = '; [CubeLimit "{}"]\n\n 3 point match\n\n Game 1\n Alice : 0   Bob : 0\n'
+    for odd in ("²", "٣", "1e3", "-4"):
+        assert parse_mat(header.format(odd)).rules.max_cube == DEFAULT_RULES.max_cube, odd
+    assert parse_mat(header.format("8")).rules.max_cube == 8

@@ -111,6 +111,14 @@ def test_match_lengths_parse() -> None:
             MatchLengths.parse(bad)
 
 
+def test_match_lengths_are_read_in_ascii_digits_only() -> None:
+    """'²' passes ``str.isdigit`` and made ``int`` raise (its message reached the user);
+    other scripts' digits ('٣') were taken as numbers.  Both are refused with the help."""
+    for bad in ("²", "5 final ²", "r²=5", "r٣=5", "٣", "5 final ٣", "5 r1=٣"):
+        with pytest.raises(TournamentConfigError, match="write a number of points"):
+            MatchLengths.parse(bad)
+
+
 def test_format_parse_and_config_refusals() -> None:
     assert Format.parse("Double elimination") is Format.DOUBLE_ELIMINATION
     assert Format.parse("rr") is Format.ROUND_ROBIN

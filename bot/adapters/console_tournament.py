@@ -61,11 +61,20 @@ async def open_pairings(console: Console, channel_id: Callable[[str], int]) -> N
 
 
 def _tournament_number(words: list[str]) -> tuple[int | None, list[str]]:
+    """The tournament number written last (``#3``), and the words before it.  Raises
+    ValueError, with the reason, for a ``#`` word that is not one."""
     if words and words[-1].startswith("#"):
         number = whole_number(words[-1][1:])
-        if number is not None:
-            return number, words[:-1]
+        if number is None:
+            raise ValueError(f"A tournament number looks like #3 (/tournament list shows "
+                             f"them), not {words[-1][:20]!r}")
+        return number, words[:-1]
     return None, words
+
+
+WORDLESS = frozenset({"join", "leave", "start", "status", "list", "claim", "pause", "resume",
+                      "cancel", "bracket"})
+"""The subcommands that take nothing but a tournament number."""
 
 
 async def tournament(console: Console, actor: Actor, rest: str,
@@ -81,7 +90,15 @@ async def tournament(console: Console, actor: Actor, rest: str,
         console.say(USAGE)
         return
     sub, words = words[0].lower(), words[1:]
-    number, words = _tournament_number(words)
+    try:
+        number, words = _tournament_number(words)
+    except ValueError as exc:
+        console.say(f"  (only you see this) {exc}.")
+        return
+    if sub in WORDLESS and words:
+        console.say(f"  (only you see this) /tournament {sub} takes only a tournament "
+                    f"number (#3), not {words[0][:20]!r}.")
+        return
     if sub == "create":
         names = [w for w in words if "=" not in w]
         options: dict[str, str] = {}

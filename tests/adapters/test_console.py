@@ -155,7 +155,8 @@ async def test_numbers_in_other_digits_get_a_reason_not_a_traceback(tmp_path: Pa
         "alice: /tournament create Cup format=swiss rounds=٣": "whole numbers",
         "alice: /tournament create Cup format=swiss length=²": "write a number of points",
         "alice: /tournament create Cup format=swiss length=r٣=5": "write a number of points",
-        "alice: /tournament join #²": "",
+        "alice: /tournament join #²": "not '#²'",
+        "alice: /tournament status 2": "takes only a tournament number",
     }
     for line, reason in lines.items():
         start = len(out.getvalue())

@@ -18,6 +18,8 @@ from bot.service.watch import Watch
 Call = Callable[[Place, Actor, str, Expect | None], Awaitable[Reply]]
 NEEDS_OPTION = {Action.MOVE: "Say which moves to make, e.g. /move 13/7 8/7.",
                 Action.CHOOSE: "Say which option you choose."}
+TAKES_OPTION = frozenset({Action.MOVE, Action.CHOOSE, Action.RESIGN, Action.FORFEIT})
+"""The actions that read an ``option``; the others refuse one rather than drop it."""
 
 
 class ActionTable:
@@ -58,4 +60,9 @@ class ActionTable:
         the resignation's kind; ``expect``: the state a button was shown for)."""
         if option is None and action in NEEDS_OPTION:
             return Reply.refuse(NEEDS_OPTION[action])
+        extra = (option or "").strip()
+        if extra and action not in TAKES_OPTION:
+            shown = extra if len(extra) <= 20 else extra[:20] + "..."
+            return Reply.refuse(f"/{action.value} takes nothing after it, so nothing was "
+                                f"done: send /{action.value} alone (not {shown!r}).")
         return await self._calls[action](place, actor, option or "", expect)

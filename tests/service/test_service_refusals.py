@@ -19,7 +19,7 @@ import service_driver as driver
 from race_table import BLACK, PLACE, SPECTATOR, WHITE, make_service
 
 from bot.service.game import GameService
-from bot.service.replies import Reply
+from bot.service.replies import Action, Reply
 from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 
@@ -100,6 +100,15 @@ CASES: list[tuple[str, Call, tuple[str, ...]]] = [
     ("huge resign kind", lambda s: s.resign(PLACE, WHITE, "x" * 10_000),
      ("resign a single, gammon or backgammon",)),
     ("huge choice", lambda s: s.choose(PLACE, WHITE, "é" * 10_000), ("no choice to make",)),
+    # words after an action that reads none: refused, not dropped ('/stop now' stopped)
+    ("words after /stop", lambda s: s.act(Action.STOP, PLACE, WHITE, option="now please"),
+     ("/stop takes nothing after it", "nothing was done", "'now please'")),
+    ("words after /board", lambda s: s.act(Action.BOARD, PLACE, SPECTATOR, option="x"),
+     ("/board takes nothing after it",)),
+    ("words after /accept", lambda s: s.act(Action.ACCEPT, CHALLENGED, BLACK, option="ok"),
+     ("/accept takes nothing after it",)),
+    ("a long word after /claim", lambda s: s.act(Action.CLAIM, PLACE, BLACK, option="z" * 999),
+     ("/claim takes nothing after it", "'" + "z" * 20 + "...'")),
     # the wrong user
     ("spectator moves", lambda s: s.move(PLACE, SPECTATOR, "8/5 6/5"),
      ("not playing in this game",)),

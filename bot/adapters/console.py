@@ -254,7 +254,7 @@ class Console:
             except ValueError as exc:
                 self.say(f"  (only you see this) Can't read that: {exc}.")
                 return
-            if not words:
+            if not words or not words[0].strip().lstrip("@"):
                 self.say("  (only you see this) Name an opponent: /challenge @bob")
                 return
             opponent = self.actor(words[0])
@@ -272,7 +272,7 @@ class Console:
             hints = options.pop("hints", "off").lower() in ("on", "yes", "true", "1")
             if length is None or stake is None:
                 self.say("  (only you see this) length and stake are whole numbers, in the "
-                         "digits 0 to 9: e.g. length=5 or stake=2.")
+                         "digits 0 to 9 (at most 18 of them): e.g. length=5 or stake=2.")
                 return
             if s.ai_actor is not None and opponent.name.lower() == s.ai_actor.name.lower():
                 opponent = s.ai_actor
@@ -332,7 +332,7 @@ class Console:
                            if k in options}
                 if any(whole_number(v) is None for v in numbers.values()):
                     self.say("  (only you see this) stake, cap and box_partners are whole "
-                             "numbers.")
+                             "numbers, in the digits 0 to 9 (at most 18 of them).")
                     return
                 await self.show(await table.open(
                     self.place, actor, stake=int(numbers.get("stake", "1")),

@@ -157,6 +157,8 @@ async def test_numbers_in_other_digits_get_a_reason_not_a_traceback(tmp_path: Pa
         "alice: /tournament create Cup format=swiss length=r٣=5": "write a number of points",
         "alice: /tournament join #²": "not '#²'",
         "alice: /tournament status 2": "takes only a tournament number",
+        "alice: /challenge @": "Name an opponent",
+        "alice: /challenge @bob stake=1" + "0" * 30: "at most 18 of them",
     }
     for line, reason in lines.items():
         start = len(out.getvalue())

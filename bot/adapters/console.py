@@ -328,16 +328,17 @@ class Console:
                         self.say(f"  (only you see this) Options are key=value, not {word!r}.")
                         return
                     options[key.strip().lower().replace("-", "_")] = value.strip()
-                numbers = {k: options.pop(k) for k in ("stake", "cap", "box_partners")
-                           if k in options}
-                if any(whole_number(v) is None for v in numbers.values()):
-                    self.say("  (only you see this) stake, cap and box_partners are whole "
-                             "numbers, in the digits 0 to 9 (at most 18 of them).")
-                    return
+                numbers = {"stake": 1, "cap": 6, "box_partners": 0}
+                for key in numbers.keys() & options.keys():
+                    parsed = whole_number(options.pop(key))
+                    if parsed is None:
+                        self.say("  (only you see this) stake, cap and box_partners are "
+                                 "whole numbers, in the digits 0 to 9 (at most 18 of them).")
+                        return
+                    numbers[key] = parsed
                 await self.show(await table.open(
-                    self.place, actor, stake=int(numbers.get("stake", "1")),
-                    cap=int(numbers.get("cap", "6")),
-                    box_partners=int(numbers.get("box_partners", "0")),
+                    self.place, actor, stake=numbers["stake"], cap=numbers["cap"],
+                    box_partners=numbers["box_partners"],
                     refusal=options.pop("refusal", "lose-to-captain"),
                     captain_refusal=options.pop("captain_refusal", "final-word"),
                     variant=options.pop("variant", None), rules=options))
@@ -363,8 +364,8 @@ class Console:
                     key, value = "format", key
                 if key.lower() == "format":
                     fmt = value
-                elif key.lower() == "game" and whole_number(value) is not None:
-                    number = whole_number(value)
+                elif key.lower() == "game" and (game := whole_number(value)) is not None:
+                    number = game
                 else:
                     self.say("  (only you see this) /export [mat|sgf] [game=N] (format=sgf "
                              f"for analysis in GNU Backgammon), not {word[:20]!r}.")
@@ -391,8 +392,9 @@ class Console:
                     whole_match = True
                 elif word.lower().startswith("depth="):
                     depth = word.split("=", 1)[1]
-                elif number is None and whole_number(word.removeprefix("game=")) is not None:
-                    number = whole_number(word.removeprefix("game="))
+                elif number is None and (
+                        game := whole_number(word.removeprefix("game="))) is not None:
+                    number = game
                 else:
                     self.say("  (only you see this) /analyze [game number] [match] "
                              f"[depth=strong|expert], not {word[:20]!r}.")

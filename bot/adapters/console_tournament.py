@@ -72,6 +72,14 @@ def _tournament_number(words: list[str]) -> tuple[int | None, list[str]]:
     return None, words
 
 
+def _hours(text: str) -> float | None:
+    """A number of hours as typed (the service bounds it), or None if unreadable."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 WORDLESS = frozenset({"join", "leave", "start", "status", "list", "claim", "pause", "resume",
                       "cancel", "bracket"})
 """The subcommands that take nothing but a tournament number."""
@@ -113,12 +121,9 @@ async def tournament(console: Console, actor: Actor, rest: str,
             console.say("  (only you see this) Name the tournament: /tournament create "
                         "Friday format=swiss (or name=Friday)")
             return
-        try:
-            ints = {k: whole_number(options.pop(k)) for k in NUMBERS if k in options}
-            hours = {k: float(options.pop(k)) for k in HOURS if k in options}
-            if None in ints.values():
-                raise ValueError("not ASCII digits")
-        except ValueError:
+        ints = {k: whole_number(options.pop(k)) for k in NUMBERS if k in options}
+        hours = {k: _hours(options.pop(k)) for k in HOURS if k in options}
+        if None in ints.values() or None in hours.values():
             console.say("  (only you see this) rounds and max_players are whole numbers, "
                         "signup_hours and round_hours numbers of hours.")
             return

@@ -93,10 +93,10 @@ class Presenter:
     def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0,
                  notes: Callable[[], ChallengeNotes] | None = None) -> None:
         self.renderer = renderer or Renderer(workers=0)
+        """Draws the boards, in its theme: worker processes in the bot (:mod:`.renderer`)."""
         self.notes = notes
         """The service that keeps a challenge's message (None: challenges are posted with
         their buttons, not noted)."""
-        """Draws the boards, in its theme: worker processes in the bot (:mod:`.renderer`)."""
         self.defer_after = defer_after
         """Seconds a service call may take before the interaction is deferred."""
         self._with_buttons: dict[int, int] = {}

@@ -109,6 +109,9 @@ def channel_id(name: str) -> int:
     return 2_000_000 + zlib.crc32(name.strip().lower().encode())
 
 
+_EXAMPLE_LIMIT = 40
+"""The most of a typed command quoted back in an example."""
+
 @dataclass
 class Console:
     service: GameService
@@ -228,7 +231,12 @@ class Console:
             name = await self.who_must_act() or self.current
         if not name and command not in ("board", "leaderboard", "rules", "verify", "history",
                                          "export"):
-            self.say('  Who is acting? Write "name: /command".')
+            typed = f"/{command} {rest}".strip()
+            if len(typed) > _EXAMPLE_LIMIT:
+                typed = typed[:_EXAMPLE_LIMIT] + "..."
+            self.say(f'  Who is acting? Put a player\'s name before the command, like '
+                     f'"alice: {typed}". A command without a name then acts for whoever '
+                     "must act in the game, or else for the last player named.")
             return True
         actor = self.actor(name or "console")
         self.current = actor.name
@@ -479,7 +487,8 @@ async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
             service.set_ai_user(user_id(config.ai.name), config.ai.name)
         console = Console(service, boards)
         console.say(f"bgbot console: {where(config)}, boards in {boards}/. "
-                    "Type /help.")
+                    "Type /help. Act as a player by naming them first, like "
+                    "\"alice: /challenge @bob\" or \"alice: /challenge @gnubot\".")
         if lines is not None:
             for line in lines:
                 if echo and line.strip():

@@ -169,3 +169,26 @@ async def test_numbers_in_other_digits_get_a_reason_not_a_traceback(tmp_path: Pa
     assert await console.handle("alice: /challenge @bob length=1")
     assert await console.handle("bob: /accept")
     assert (boards / "board-0001.png").exists()  # the odd file name was passed over
+
+
+async def test_a_first_command_without_a_name_says_how_to_name_the_player(
+        tmp_path: Path) -> None:
+    """First contact (README, "Console mode"): the first command of a fresh console has
+    nobody to act for; the answer shows that very command with a name before it (cut to
+    a readable length), and nothing is done."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                      tmp_path / "boards", out=out)
+    assert await console.handle("/challenge @gnubot")
+    assert '"alice: /challenge @gnubot"' in out.getvalue()
+    start = len(out.getvalue())
+    assert await console.handle("/challenge @bob stake=" + "9" * 500)
+    said = out.getvalue()[start:]
+    assert '"alice: /challenge @bob stake=999999999999999999...' in said
+    assert len(said) < 300
+    start = len(out.getvalue())
+    assert await console.handle("bob: /accept")  # no challenge was made
+    assert "There is no game in this channel" in out.getvalue()[start:]
+    assert await console.handle("alice: /challenge @bob")  # named: it acts
+    assert "alice challenges bob" in out.getvalue()

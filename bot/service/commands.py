@@ -246,10 +246,11 @@ class Commands:
                 return
             draft = draft_text(work, game)
             if not draft or work.state.draft is None:
-                raise Refusal("Nothing to undo: no moves are entered this turn (a finished "
-                              "play can be taken back only until the opponent acts)"
-                              + (" (turn on Confirm in the config to review plays first)."
-                                 if self.config.game.auto_confirm else "."))
+                raise Refusal("Nothing to undo: no moves are entered this turn, and a "
+                              "finished play can be taken back only until the opponent acts."
+                              + (" (With Confirm turned on in the bot's config, each play "
+                                 "waits for /confirm before it counts.)"
+                                 if self.config.game.auto_confirm else ""))
             parts = draft.split()
             rest = " ".join(parts[:-1])
             if rest:

@@ -105,16 +105,21 @@ def buttons(work: Work, game: Game) -> tuple[Button, ...]:
     if work.state.pending is not None and game.turn is not None:
         out.append(Button(Action.CONFIRM, "Confirm", (work.user(game.turn),)))
     mover = unsettled_user(work)
-    if mover is not None:
+    if mover is not None and mover != _ai_user(work):  # the AI never takes a play back
         out.append(Button(Action.UNDO, "Take back", (mover,)))
     if may_stop(work.session, game, work.row.chouette_id is not None):
         out.append(Button(Action.STOP, "End session", players(work)))
     return tuple(out)
 
 
+def _ai_user(work: Work) -> int | None:
+    """The AI's user id in this match (None: two people play)."""
+    return work.state.ai.user if work.state.ai is not None else None
+
+
 def players(work: Work) -> tuple[int, ...]:
     """The two players' ids, without the AI's."""
-    ai = work.state.ai.user if work.state.ai is not None else None
+    ai = _ai_user(work)
     return tuple(sorted(u for u in (work.row.white_id, work.row.black_id) if u != ai))
 
 

@@ -34,12 +34,16 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
 
 
 async def _play_out(service: GameService, place: Place, human: Actor, limit: int = 400) -> str:
-    """The human rolls, takes and plays the first suggested play until the match ends."""
+    """The human rolls, takes and plays the first suggested play until the match ends.
+
+    Every board shown offers no button to the AI: it acts by itself, so a button only
+    it may press (a "Take back" after its play) would be one nobody can use."""
     text = ""
     for _ in range(limit):
         board = await service.board(place, human)
         if not board.ok:  # no open match any more: it is over
             return text
+        assert not [b.label for b in board.buttons if AI.id in b.users], board.text
         mine = {b.action.value for b in board.buttons if human.id in b.users}
         if "take" in mine:
             reply = await service.take(place, human)
@@ -52,6 +56,7 @@ async def _play_out(service: GameService, place: Place, human: Actor, limit: int
             assert plays, board.text
             reply = await service.move(place, human, plays[0])
         assert reply.ok, reply.text
+        assert not [b.label for b in reply.buttons if AI.id in b.users], reply.text
         text += reply.text + "\n"
     raise AssertionError("the match did not end")
 

@@ -4,8 +4,8 @@
 
     alice: /challenge @bob length=3
     bob: /accept
-    /roll                     (without "name:", you act as the player who must act)
-    /move 13/7 8/7
+    /roll                     (without "name:", a game's next step is made by the
+    /move 13/7 8/7             player it waits for; other commands by the last actor)
 
 Each reply prints the text, an ASCII board and the path of the board PNG
 written to the boards folder.  ``--script FILE`` reads the commands from a
@@ -37,7 +37,8 @@ from bot.service.values import Actor, Place
 from engine.rules import whole_number
 
 GUILD = 1
-HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"):
+HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"; without
+it /roll, /move, /take ... are the waiting player's, other commands the last actor's):
   /challenge @user [length=N | stake=N] [variant=NAME] [option=value ...]
   /accept  /decline  /cancel
   /roll  /double  /take  /drop  /beaver
@@ -91,6 +92,17 @@ ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.
            "resign": Action.RESIGN, "claim": Action.CLAIM, "forfeit": Action.FORFEIT,
            "board": Action.BOARD, "stop": Action.STOP, "rematch": Action.REMATCH}
 """Console commands that are actions of the service's action table (same names)."""
+
+TURN_COMMANDS = frozenset({"roll", "double", "take", "drop", "beaver", "move", "confirm",
+                           "choose", "answer", "hint", "board", "demo"})
+"""The game's next steps: without a name they are made by the player the game waits for
+(so one person can play both sides); every other command without a name is the last
+actor's (``/undo`` takes back his own play, ``/forfeit confirm`` confirms his own
+forfeit, whoever is on turn)."""
+
+ANYONE_COMMANDS = frozenset({"board", "leaderboard", "rules", "verify", "history",
+                             "export"})
+"""Commands that only read, which anyone may send before any player is named."""
 
 
 def user_id(name: str) -> int:
@@ -228,18 +240,25 @@ class Console:
             self.say(f"  now in #{self.channel}")
             return True
         if not name:
-            name = await self.who_must_act() or self.current
-        if not name and command not in ("board", "leaderboard", "rules", "verify", "history",
-                                         "export"):
+            # A game's next step is its waiting player's; anything else (a forfeit, a
+            # claim, leaving a table, a confirmation) is the last actor's, never a
+            # guess at the player on turn.
+            if command in TURN_COMMANDS:
+                name = await self.who_must_act() or self.current
+            else:
+                name = self.current
+        if not name and command not in ANYONE_COMMANDS:
             typed = f"/{command} {rest}".strip()
             if len(typed) > _EXAMPLE_LIMIT:
                 typed = typed[:_EXAMPLE_LIMIT] + "..."
             self.say(f'  Who is acting? Put a player\'s name before the command, like '
-                     f'"alice: {typed}". A command without a name then acts for whoever '
-                     "must act in the game, or else for the last player named.")
+                     f'"alice: {typed}". Without a name, a game\'s next step (/roll, /move, '
+                     "/take ...) is then made by the player it waits for, and any other "
+                     "command by the last player who acted.")
             return True
         actor = self.actor(name or "console")
-        self.current = actor.name
+        if name:
+            self.current = actor.name
         action = ACTIONS.get(command)
         if action is not None:
             await self.show(await self.service.act(action, self.place, actor,

@@ -192,3 +192,54 @@ async def test_a_first_command_without_a_name_says_how_to_name_the_player(
     assert "There is no game in this channel" in out.getvalue()[start:]
     assert await console.handle("alice: /challenge @bob")  # named: it acts
     assert "alice challenges bob" in out.getvalue()
+
+
+async def _console(tmp_path: Path, dice: Script) -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    service = GameService(await opened(tmp_path / "c.sqlite3"), Config(), dice=dice)  # type: ignore[arg-type]
+    return Console(service, tmp_path / "boards", out=out), out
+
+
+async def _said(console: Console, out: io.StringIO, line: str) -> str:
+    start = len(out.getvalue())
+    assert await console.handle(line), line
+    return out.getvalue()[start:]
+
+
+async def test_an_unnamed_confirmation_is_the_last_actors_not_the_player_on_turn(
+        tmp_path: Path) -> None:
+    """README, "Console mode": without a name only a game's next step goes to the player
+    the game waits for.  Before, bob's "/forfeit" then "/forfeit confirm" made alice,
+    who was on turn, forfeit the match."""
+    console, out = await _console(tmp_path, Script([3, 1]))
+    await _said(console, out, "alice: /challenge @bob length=3")
+    assert "@alice to play 3-1." in await _said(console, out, "bob: /accept")
+    assert "/forfeit confirm" in await _said(console, out, "bob: /forfeit")
+    said = await _said(console, out, "/forfeit confirm")
+    assert "bob abandons." in said and "alice wins the match by forfeit" in said, said
+
+
+async def test_unnamed_game_steps_go_to_the_waiting_player_and_undo_to_its_mover(
+        tmp_path: Path) -> None:
+    """One person plays both sides: /roll and /move are the waiting player's; /undo right
+    after a play takes that play back (it is the last actor's)."""
+    console, out = await _console(tmp_path, Script([3, 1, 6, 5]))
+    await _said(console, out, "alice: /challenge @bob length=3")
+    await _said(console, out, "bob: /accept")
+    await _said(console, out, "/move 8/5 6/5")  # alice's, though bob acted last
+    assert "bob rolled 6-5" in await _said(console, out, "/roll")  # bob's turn now
+    assert "bob plays 24/13" in await _said(console, out, "/move 24/18/13")
+    said = await _said(console, out, "/undo")
+    assert "bob takes back the play" in said, said
+
+
+async def test_an_unnamed_chouette_leave_is_the_player_who_asked(tmp_path: Path) -> None:
+    """Before, carol's "/chouette leave" then "/chouette leave confirm" made the captain,
+    on turn, leave the table."""
+    console, out = await _console(tmp_path, Script([4, 2, 1, 6, 3]))
+    for line in ("alice: /chouette open", "bob: /chouette join", "carol: /chouette join",
+                 "alice: /chouette start"):
+        await _said(console, out, line)
+    assert "Leave again with confirm" in await _said(console, out, "carol: /chouette leave")
+    said = await _said(console, out, "/chouette leave confirm")
+    assert said.startswith("carol leaves the table"), said

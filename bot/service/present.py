@@ -58,7 +58,7 @@ def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
     who = work.mention(waiting)
     if game.phase is Phase.DOUBLED:
         beaver = (waiting, GameAction.BEAVER) in game.available_actions()
-        return notice(who, ": take, drop" + (" or beaver" if beaver else "") + "?")
+        return notice(who, ": take, drop or beaver?" if beaver else ": take or drop?")
     if game.phase is Phase.RESIGNATION:
         return notice(who, ": accept or reject the resignation?")
     if game.phase is Phase.PLAY and game.dice is not None:

@@ -366,3 +366,21 @@ async def test_the_resignation_offer_names_the_points_the_engine_settles(
     point = "point" if settled == 1 else "points"
     assert f"bob wins a {kind} (resignation)" in accepted.text
     assert f": {settled} {point}." in accepted.text
+
+
+@pytest.mark.parametrize(("terms", "asked"), [
+    ({"length": 3}, "@bob: take or drop?"),
+    ({"stake": 1, "rules": {"beavers": "on"}}, "@bob: take, drop or beaver?"),
+])
+async def test_a_double_asks_for_the_answers_there_are(tmp_path: Path, terms: dict[str, object],
+                                                       asked: str) -> None:
+    """The answers to a double, in words: accept or refuse (002 'DOUBLING'), and the beaver
+    where that optional rule is on (002 'DOUBLING', "Beavers"); it read "take, drop?"."""
+    service = await make(tmp_path, [3, 1, 2, 1])
+    await start(service, **terms)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    assert (await service.roll(HERE, BOB)).ok
+    assert (await service.move(HERE, BOB, "13/11 24/23")).ok
+    reply = await service.double(HERE, ALICE)
+    assert reply.ok, reply.text
+    assert [plain(n) for n in reply.notify] == [asked]

@@ -11,6 +11,7 @@ from bot.service.commands import expect_turn
 from bot.service.endings import Endings
 from bot.service.replies import Refusal, Reply
 from bot.service.runner import ActionRunner
+from bot.service.spans import span
 from bot.service.values import Actor, Expect, Place
 from bot.service.work import Work
 from bot.storage.interface import MatchStatus
@@ -109,8 +110,8 @@ class Concessions:
             limit = timedelta(minutes=self.config.timeouts.claim_after_minutes)
             waited = self.runner.clock() - last
             if waited < limit:
-                left = int((limit - waited).total_seconds() // 60) + 1
-                raise Refusal(f"{work.name(idle_player)} still has {left} minute(s) to act "
+                left = (limit - waited).total_seconds() / 60
+                raise Refusal(f"{work.name(idle_player)} still has {span(left)} to act "
                               "before you can claim the game.")
             how = self.config.timeouts.claim_scores_as
             kind = ResultKind.SINGLE if how == "cube" else ResultKind[how.upper()]

@@ -8,6 +8,7 @@ from datetime import timedelta
 from bot.config import Config
 from bot.service.replies import Mention, Notice, notice
 from bot.service.runner import ActionRunner
+from bot.service.spans import span
 from engine.player import Player
 
 
@@ -37,7 +38,7 @@ class Reminders:
                 who = loaded.names[waiting]
                 out.append((row.channel_id, notice(
                     Mention(user, who),
-                    f", it's your turn here (idle for {minutes:g} minutes). After "
-                    f"{self.config.timeouts.claim_after_minutes:g} minutes your opponent "
+                    f", it's your turn here (idle for {span(minutes)}). After "
+                    f"{span(self.config.timeouts.claim_after_minutes)} your opponent "
                     "may claim the game.")))
         return out

@@ -184,11 +184,15 @@ async def test_claim_after_the_inactivity_limit(tmp_path: Path) -> None:
     config = Config(timeouts=TimeoutConfig(claim_after_minutes=30, reminder_minutes=10))
     service = await make(tmp_path, [3, 1], config, clock=lambda: now[0])
     await start(service, length=1)
+    now[0] += timedelta(seconds=10)  # (the match's time is the real clock's, a moment later)
     early = await service.claim(HERE, BOB)
-    assert not early.ok and "minute(s) to act" in early.text
+    assert not early.ok and "alice still has 30 minutes to act" in early.text, early.text
+    now[0] += timedelta(minutes=29, seconds=30)
+    early = await service.claim(HERE, BOB)
+    assert not early.ok and "alice still has 1 minute to act" in early.text, early.text
     own = await service.claim(HERE, ALICE)
     assert not own.ok and "while your opponent has to act" in own.text
-    now[0] += timedelta(minutes=31)
+    now[0] += timedelta(minutes=1)
     claimed = await service.claim(HERE, BOB)
     assert claimed.ok and "bob claims the game" in claimed.text
     assert "bob wins the 1-point match" in claimed.text
@@ -205,7 +209,8 @@ async def test_reminder_is_sent_once_across_two_services(tmp_path: Path) -> None
     assert len(got) == 1
     channel, line = got[0]
     assert channel == HERE.channel_id and Mention(ALICE.id, ALICE.name) in line
-    assert "it's your turn here" in plain(line)
+    assert ("it's your turn here (idle for 10 minutes). After 1 day your opponent may claim "
+            "the game.") in plain(line)
     assert await first.due_reminders() == [] and await second.due_reminders() == []
 
 

@@ -128,7 +128,7 @@ CASES: list[tuple[str, Call, tuple[str, ...]]] = [
      ("only the challenger can cancel",)),
     ("claim while it is the claimant's move", lambda s: s.claim(PLACE, WHITE),
      ("only claim a game while your opponent has to act",)),
-    ("claim too early", lambda s: s.claim(PLACE, BLACK), ("minute(s) to act",)),
+    ("claim too early", lambda s: s.claim(PLACE, BLACK), ("1 day to act before you can claim",)),
     # the wrong phase
     ("roll while a roll is to be played", lambda s: s.roll(PLACE, WHITE),
      ("already rolled 3-1",)),

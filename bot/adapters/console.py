@@ -124,6 +124,7 @@ def channel_id(name: str) -> int:
 _EXAMPLE_LIMIT = 40
 """The most of a typed command quoted back in an example."""
 
+
 @dataclass
 class Console:
     service: GameService

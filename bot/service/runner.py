@@ -78,6 +78,15 @@ def result_from_dict(data: dict[str, Any]) -> Result:
     )
 
 
+def new_session(row: MatchRow) -> Session:
+    """The match or money session of ``row`` as it stood before its first game."""
+    rules = RuleOptions.from_dict(row.rules)
+    variant = get_variant(row.variant)()
+    if row.length > 0:
+        return Match.new(row.length, rules, variant)
+    return MoneySession.new(rules, variant, row.stake)
+
+
 def refusal_text(error: Exception) -> str | None:
     """The reason to show for an error that refuses an action (None: not a refusal)."""
     if isinstance(error, Refusal | BackgammonError | StorageError):
@@ -166,13 +175,7 @@ class ActionRunner:
         cached = self._cache.get(row.id)
         if cached is not None and cached[0] == row.version:
             return cached[1]
-        rules = RuleOptions.from_dict(row.rules)
-        variant = get_variant(row.variant)()
-        session: Session
-        if row.length > 0:
-            session = Match.new(row.length, rules, variant)
-        else:
-            session = MoneySession.new(rules, variant, row.stake)
+        session = new_session(row)
         game_row = None
         game = None
         for g in await tx.games_of_match(row.id):

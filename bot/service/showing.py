@@ -19,16 +19,14 @@ from bot.service.records import (
     check_number,
 )
 from bot.service.replies import Picture, PictureKind, Refusal, Reply
-from bot.service.runner import ActionRunner, result_from_dict
+from bot.service.runner import ActionRunner, new_session, result_from_dict
 from bot.service.takeback import with_unsettled
 from bot.service.values import Actor, Place, bad_ids
 from bot.storage.interface import GameRow, GameStatus, MatchRow, Transaction
 from bot.storage.replay import player_names, replay_game
-from engine.match import Match, MoneySession, Session
+from engine.match import Session
 from engine.player import Player
 from engine.record import GameRecord
-from engine.rules import RuleOptions
-from engine.variant import get_variant
 
 if TYPE_CHECKING:
     from bot.ai.analysis import GameAnalysis
@@ -62,13 +60,7 @@ def games_of(scope: ChannelGames, game: NumberedGame) -> list[GameRow]:
 def session_before(row: MatchRow, games: Sequence[GameRow], target: GameRow) -> Session:
     """The match or money session as it stood when ``target`` began (its score and
     Crawford state come from the games finished before it)."""
-    rules = RuleOptions.from_dict(row.rules)
-    variant = get_variant(row.variant)()
-    session: Session
-    if row.length > 0:
-        session = Match.new(row.length, rules, variant)
-    else:
-        session = MoneySession.new(rules, variant, row.stake)
+    session = new_session(row)
     for g in games:
         if g.number < target.number and g.status is GameStatus.FINISHED and g.result:
             session = session.add_game(result_from_dict(g.result))

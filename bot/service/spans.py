@@ -11,9 +11,9 @@ def span(minutes: float) -> str:
     """``minutes`` in the two largest units that are not zero, rounded up to the minute
     (so a wait is never said to be shorter than it is): 1440 -> "1 day", 90 ->
     "1 hour 30 minutes", 0.2 -> "1 minute"."""
-    left = max(1, math.ceil(minutes)) if minutes > 0 else 0
-    if left == 0:
+    if minutes <= 0:
         return "0 minutes"
+    left = math.ceil(minutes)
     parts: list[str] = []
     for name, size in _UNITS:
         count, left = divmod(left, size)

@@ -18,7 +18,7 @@ if str(ROOT / "tests" / "support") not in sys.path:
 from picture_games import sample_game  # noqa: E402
 
 from bot.ai.analysis import DecisionPoint, GameAnalysis, PlayerAnalysis  # noqa: E402
-from bot.service.pictures import analysis_chart, match_summary, replay_frames  # noqa: E402
+from bot.service.pictures.contents import analysis_chart, match_summary, replay_frames  # noqa: E402
 from engine.match import MoneySession  # noqa: E402
 from engine.player import Player  # noqa: E402
 from engine.record import GameRecord, PlayMade  # noqa: E402

@@ -42,9 +42,9 @@ from pathlib import Path
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
 from bot.runtime import tune_gc
+from bot.service.core.replies import Action, Reply
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply
-from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 from render import render_png
 

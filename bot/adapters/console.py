@@ -30,10 +30,10 @@ from typing import Any, TextIO
 from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
 from bot.config import Config
-from bot.service.boot import storage_for, where
+from bot.service.core.boot import storage_for, where
+from bot.service.core.replies import Action, Picture, PictureKind, Reply, plain
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Picture, PictureKind, Reply, plain
-from bot.service.values import Actor, Place
 from engine.rules import whole_number
 
 GUILD = 1

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from bot.service.core.replies import Reply
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Reply
-from bot.service.values import Actor, Place
 from engine.rules import whole_number
 
 

@@ -1,4 +1,4 @@
-"""The action table: each :class:`~bot.service.replies.Action` and the one service call
+"""The action table: each :class:`~bot.service.core.replies.Action` and the one service call
 that performs it.  Buttons, the AI and the console all act through :meth:`ActionTable.act`;
 the Discord cogs call it from their (one-line) command bodies."""
 
@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.service.challenges import Challenges
-from bot.service.commands import Commands
-from bot.service.concede import Concessions
-from bot.service.info import InfoCommands
-from bot.service.replies import Action, Reply
-from bot.service.session import Sessions
-from bot.service.values import Actor, Expect, Place
-from bot.service.watch import Watch
+from bot.service.analysis.service import Analysis
+from bot.service.core.replies import Action, Reply
+from bot.service.core.values import Actor, Expect, Place
+from bot.service.play.challenges import Challenges
+from bot.service.play.commands import Commands
+from bot.service.play.concede import Concessions
+from bot.service.play.session import Sessions
+from bot.service.play.watch import Watch
 
 Call = Callable[[Place, Actor, str, Expect | None], Awaitable[Reply]]
 NEEDS_OPTION = {Action.MOVE: "Say which moves to make, e.g. /move 13/7 8/7.",
@@ -26,7 +26,7 @@ class ActionTable:
     """Every action, defined once."""
 
     def __init__(self, challenges: Challenges, commands: Commands, concessions: Concessions,
-                 watch: Watch, sessions: Sessions, info: InfoCommands) -> None:
+                 watch: Watch, sessions: Sessions, analysis: Analysis) -> None:
         c, k = commands, concessions
         self._calls: dict[Action, Call] = {
             Action.ACCEPT: lambda p, a, o, e: challenges.accept(p, a, e),
@@ -49,7 +49,7 @@ class ActionTable:
             Action.BOARD: lambda p, a, o, e: watch.board(p, a),
             Action.STOP: lambda p, a, o, e: sessions.stop(p, a, e),
             Action.REMATCH: lambda p, a, o, e: sessions.rematch(p, a, e),
-            Action.ANALYZE: lambda p, a, o, e: info.analyze(p, a, whole_match=True, expect=e),
+            Action.ANALYZE: lambda p, a, o, e: analysis.analyze(p, a, whole_match=True, expect=e),
         }
         missing = set(Action) - set(self._calls)
         assert not missing, f"actions without a call: {missing}"

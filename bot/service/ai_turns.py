@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 from bot.ai.context import MatchContext
 from bot.ai.levels import get_level
 from bot.service.actions import ActionTable
-from bot.service.replies import Action, Reply
-from bot.service.runner import ActionRunner
-from bot.service.values import Actor, Expect, Place
+from bot.service.core.replies import Action, Reply
+from bot.service.core.runner import ActionRunner
+from bot.service.core.values import Actor, Expect, Place
 from bot.storage.interface import MatchStatus
 from engine.game import Action as GameAction
 from engine.game import Game

@@ -1,13 +1,21 @@
-"""The game service: every operation of the host, composed from its parts.
+"""The game service: every operation of the host, composed from its feature packages.
 
-:class:`GameService` is what adapters hold.  It builds, on one storage:
+:class:`GameService` is what adapters hold, and this module is the one place that builds
+the features on one storage:
 
-* the action runner (:mod:`.runner`): lock, load, version check, work, commit, reply;
-* the commands (:mod:`.challenges`, :mod:`.commands`, :mod:`.concede`), automatic
-  play (:mod:`.autoplay`) and game endings (:mod:`.endings`);
-* the action table (:mod:`.actions`) through which buttons, the AI and the console act;
-* the AI's turns (:mod:`.ai_turns`), reminders (:mod:`.reminders`), the look-only
-  commands (:mod:`.watch`, :mod:`.info`) and the chouette (:mod:`.chouette`).
+* :mod:`bot.service.core` -- the action runner (lock, load, version check, work,
+  commit, reply) and what every action answers with (the board, the turn line);
+* :mod:`bot.service.play` -- two players at a table: challenges, the turn's commands,
+  resignations, automatic play, game endings, money sessions, reminders;
+* :mod:`bot.service.chouette` -- the box against a team;
+* :mod:`bot.service.tournaments` -- sign-up to champion;
+* :mod:`bot.service.records`, :mod:`bot.service.standings`,
+  :mod:`bot.service.pictures`, :mod:`bot.service.analysis`, :mod:`bot.service.rules`,
+  :mod:`bot.service.posted` -- the game numbers, /verify, /export and /history; the
+  leaderboard and player cards; replays and graphs; hints and analysis; the rules in
+  force; the messages whose buttons a later action retires;
+* the action table (:mod:`bot.service.actions`) through which buttons, the AI and the
+  console act, and the AI's turns (:mod:`bot.service.ai_turns`).
 
 Each part gets what it uses in its constructor; none reaches into another's private
 members.
@@ -22,33 +30,34 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
-from bot.service import fairdice
 from bot.service.actions import ActionTable
 from bot.service.ai_turns import AITurns
-from bot.service.autoplay import AutoPlay
-from bot.service.challenges import Challenges
-from bot.service.chouette import ChouetteService
-from bot.service.chouette_seating import ChouetteSeating
-from bot.service.commands import Commands
-from bot.service.concede import Concessions
-from bot.service.endings import Endings
-from bot.service.info import InfoCommands
-from bot.service.posted import PostedMessages
-from bot.service.records import Records
-from bot.service.reminders import Reminders
-from bot.service.replies import Action, MessageRef, Notice, Reply
-from bot.service.rulebook import RuleBook
-from bot.service.runner import ActionRunner
-from bot.service.seating import PAIR
-from bot.service.session import Sessions
-from bot.service.showing import Pictures
-from bot.service.tournament_admin import TournamentAdmin
-from bot.service.tournament_info import BracketPicture, TournamentInfo
-from bot.service.tournament_play import Opening, TournamentPlay
-from bot.service.tournaments import Tournaments
-from bot.service.values import MAX_ID, Actor, Expect, Place
-from bot.service.watch import Watch
-from bot.service.work import Seating
+from bot.service.analysis.service import Analysis
+from bot.service.chouette.seating import ChouetteSeating
+from bot.service.chouette.service import ChouetteService
+from bot.service.core import fairdice
+from bot.service.core.replies import Action, MessageRef, Notice, Reply
+from bot.service.core.runner import ActionRunner
+from bot.service.core.values import MAX_ID, Actor, Expect, Place
+from bot.service.core.work import Seating
+from bot.service.pictures.service import Pictures
+from bot.service.play.autoplay import AutoPlay
+from bot.service.play.challenges import Challenges
+from bot.service.play.commands import Commands
+from bot.service.play.concede import Concessions
+from bot.service.play.endings import Endings
+from bot.service.play.reminders import Reminders
+from bot.service.play.seating import PAIR
+from bot.service.play.session import Sessions
+from bot.service.play.watch import Watch
+from bot.service.posted.service import PostedMessages
+from bot.service.records.service import Records
+from bot.service.rules.service import RuleBook
+from bot.service.standings.service import Standings
+from bot.service.tournaments.admin import TournamentAdmin
+from bot.service.tournaments.info import BracketPicture, TournamentInfo
+from bot.service.tournaments.play import Opening, TournamentPlay
+from bot.service.tournaments.signup import Tournaments
 from bot.storage.interface import MatchRow, Storage, StorageError
 
 if TYPE_CHECKING:
@@ -90,9 +99,10 @@ class GameService:
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config)
         self.watch = Watch(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
-        self.info = InfoCommands(self.runner, self.config, ai)
+        self.analysis = Analysis(self.runner, self.config, ai)
+        self.standings = Standings(storage)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
-                                 self.sessions, self.info)
+                                 self.sessions, self.analysis)
         self.ai_turns = AITurns(self.runner, self.table, ai)
         self.reminders = Reminders(self.runner, self.config)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
@@ -138,7 +148,7 @@ class GameService:
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False) -> Reply:
-        """See :meth:`~bot.service.challenges.Challenges.challenge`."""
+        """See :meth:`~bot.service.play.challenges.Challenges.challenge`."""
         reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
                                                 rules=rules, length=length, stake=stake,
                                                 rated=rated, level=level, hints=hints)
@@ -214,18 +224,18 @@ class GameService:
             return []  # autocomplete offers nothing while the database is away
 
     async def hint(self, place: Place, actor: Actor) -> Reply:
-        return await guarded(self.info.hint(place, actor))
+        return await guarded(self.analysis.hint(place, actor))
 
     async def analyze(self, place: Place, actor: Actor, game: int | None = None,
                       depth: str | None = None, whole_match: bool = False) -> Reply:
-        return await guarded(self.info.analyze(place, actor, game, depth, whole_match))
+        return await guarded(self.analysis.analyze(place, actor, game, depth, whole_match))
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
-        return await guarded(self.info.leaderboard(place, actor, order, page, per_page))
+        return await guarded(self.standings.leaderboard(place, actor, order, page, per_page))
 
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
-        return await guarded(self.info.stats(place, actor, user))
+        return await guarded(self.standings.stats(place, actor, user))
 
     async def export(self, place: Place, actor: Actor, fmt: str = "mat",
                      game: int | None = None) -> Reply:
@@ -235,7 +245,8 @@ class GameService:
         return await guarded(self.rulebook.rules(variant, place))
 
     async def verify(self, place: Place, actor: Actor, game_id: int | None = None) -> Reply:
-        """``game_id``: the game's number as the channel shows it (see :mod:`.records`)."""
+        """``game_id``: the game's number as the channel shows it
+        (see :mod:`bot.service.records`)."""
         return await guarded(self.records.verify(place, actor, game_id))
 
     async def due_reminders(self) -> list[tuple[int, Notice]]:
@@ -266,7 +277,7 @@ class GameService:
 
     async def replay(self, place: Place, actor: Actor, game: int | None = None) -> Reply:
         """Game ``game`` of the channel's match as an animated GIF (see
-        :class:`~bot.service.showing.Pictures`)."""
+        :class:`~bot.service.pictures.service.Pictures`)."""
         return await guarded(Pictures(self.runner).replay(place, actor, game))
 
     # ------------------------------------------------------------ tournaments (issue 17)
@@ -391,7 +402,7 @@ class GameService:
         return out
 
     async def stop(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        """End the money session between games (:mod:`bot.service.session`)."""
+        """End the money session between games (:mod:`bot.service.play.session`)."""
         return await self.act(Action.STOP, place, actor, expect=expect)
 
     async def rematch(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:

@@ -11,7 +11,7 @@ from PIL import Image
 
 from bot.ai.analysis import DecisionPoint, GameAnalysis, Mistake, PlayerAnalysis, analyze
 from bot.ai.levels import INTERMEDIATE
-from bot.service.pictures import (
+from bot.service.pictures.contents import (
     analysis_chart,
     count_actions,
     favourite,

@@ -10,7 +10,7 @@ import pytest
 from picture_games import sample_game
 from PIL import Image
 
-from bot.service.pictures import count_actions, move_numbers, replay_frames
+from bot.service.pictures.contents import count_actions, move_numbers, replay_frames
 from engine.dice import Dice
 from engine.game import Game, Phase
 from engine.match import Match, MoneySession

@@ -14,8 +14,8 @@ from scripted import opened
 from tournament_play import HALL, ORGANISER, create, matches, open_all, open_matches, player
 
 from bot.config import Config
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Place
 from bot.storage.interface import GameStatus, MatchStatus
 
 ALICE = Actor(1, "alice")

@@ -16,9 +16,9 @@ import pytest
 from scripted import OPENED, Script, opened
 
 from bot.config import Config
+from bot.service.core.replies import Action, Reply, plain
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply, plain
-from bot.service.values import Actor, Place
 from render.view import StakeState
 
 ALICE = Actor(1, "alice")

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from bot.service import fairdice, ratings
+from bot.service.core import fairdice
+from bot.service.records import ratings
 
 
 def test_seed_hash_is_sha256_of_the_seed_bytes() -> None:

@@ -9,7 +9,8 @@ import sys
 
 
 def test_importing_the_service_loads_neither_the_ai_network_nor_pillow_nor_discord() -> None:
-    code = ("import sys, bot.service.game, bot.service.chouette, bot.service.info; "
+    code = ("import sys, bot.service.game, bot.service.chouette.service, "
+            "bot.service.analysis.service; "
             "print(sorted(m for m in ('bgsage', 'PIL', 'discord', 'aiohttp') "
             "if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -13,11 +13,11 @@ from typing import Any
 from scripted import Script, opened
 
 from bot.config import Config
-from bot.service.chances import chances_text
+from bot.service.analysis.chances import chances_text
+from bot.service.core.replies import Reply
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Reply
-from bot.service.ruleterms import pairs_for, parse_rule_words, suggest_rule_words
-from bot.service.values import Actor, Place
+from bot.service.rules.terms import pairs_for, parse_rule_words, suggest_rule_words
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")

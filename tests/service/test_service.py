@@ -14,10 +14,10 @@ import pytest
 from scripted import Script, opened
 
 from bot.config import Config, GameConfig, TimeoutConfig
-from bot.service import fairdice
+from bot.service.core import fairdice
+from bot.service.core.replies import Action, Mention, plain
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Mention, plain
-from bot.service.values import Actor, Expect, Place
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")

@@ -10,8 +10,8 @@ import pytest
 from bot.ai.runner import AIRunner
 from bot.config import Config
 from bot.service.ai_turns import decision_action, match_context
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 
 ALICE = Actor(1, "alice")

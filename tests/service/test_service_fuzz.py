@@ -2,7 +2,7 @@
 
 Each step picks an actor (the players, a stranger, the bot, ids outside 64 bits), a
 place (a game's channel, its parent, another server's channel, a thread) and an entry
-point (every :class:`~bot.service.replies.Action` through ``GameService.act``, and the
+point (every :class:`~bot.service.core.replies.Action` through ``GameService.act``, and the
 command methods the cogs call: /challenge, the chouette, tournaments, records, pictures,
 /rules, hints, leaderboard, stats, reminders), with arguments drawn from valid values,
 boundary values and junk.  About half the steps are "sensible" (the right player's legal
@@ -34,9 +34,9 @@ import service_driver as driver
 from scripted import opened
 
 from bot.config import Config
+from bot.service.core.replies import Action, Reply
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply
-from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 from engine.game import Action as GameAction
 from engine.game import Phase
@@ -104,7 +104,7 @@ def rules_dict(rng: random.Random) -> dict[str, Any] | None:
     if r < 0.3:
         return None
     if r < 0.5:
-        from bot.service.ruleterms import parse_rule_words
+        from bot.service.rules.terms import parse_rule_words
         return dict(parse_rule_words(" ".join(rng.sample(RULE_WORDS, rng.randint(1, 3)))))
     return {rng.choice(RULE_KEYS): rng.choice(RULE_VALUES) for _ in range(rng.randint(1, 3))}
 
@@ -319,7 +319,7 @@ async def tournament_step(world: World) -> tuple[str, Awaitable[Any]]:
 
 async def pending_pairings(world: World, tournament: int) -> list[tuple[str, int, int]]:
     """(pairing id, player a, player b) of the tournament's pairings waiting for a result."""
-    from bot.service.tournament_data import read
+    from bot.service.tournaments.data import read
     async with world.storage.snapshot() as tx:
         row = await tx.get_tournament(tournament)
     state = read(row).data.engine if row is not None else None

@@ -11,8 +11,8 @@ from pathlib import Path
 from scripted import opened
 
 from bot.config import Config
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Place
 
 ORGANISER = Actor(1, "alice")
 PLACE = Place(1, 100)
@@ -24,7 +24,7 @@ async def service(tmp_path: Path) -> GameService:
 
 
 def refused(reply: object, *words: str) -> None:
-    from bot.service.replies import Reply
+    from bot.service.core.replies import Reply
     assert isinstance(reply, Reply)
     assert not reply.ok and reply.ephemeral, reply
     for word in words:
@@ -77,7 +77,7 @@ async def test_replay_refuses_ids_outside_64_bits(tmp_path: Path) -> None:
 async def test_rematch_refuses_ids_outside_64_bits(tmp_path: Path) -> None:
     """Finding 4: /rematch (the command, and ``act(Action.REMATCH)`` that its button
     sends) in a place or by a user whose id does not fit 64 bits raised OverflowError."""
-    from bot.service.replies import Action
+    from bot.service.core.replies import Action
     s = await service(tmp_path)
     refused(await s.rematch(Place(1, HUGE), ORGANISER), "channel id is not valid")
     refused(await s.rematch(Place(HUGE, 100), ORGANISER), "server id is not valid")

@@ -16,9 +16,9 @@ from scripted import Script, opened
 
 from bot.adapters.console import Console
 from bot.config import Config
+from bot.service.core.replies import Reply
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Reply
-from bot.service.values import Actor, Place
 
 HUGE = 2**63  # one past the signed 64-bit range of every id column
 HERE = Place(1, 40)

@@ -1,6 +1,6 @@
 """Issue 16 item 1 (and 2): money can't overflow the ledger or its sums.
 
-The bounds are README "Money and limits" (bot/service/money.py): a money game settles
+The bounds are README "Money and limits" (bot/service/core/money.py): a money game settles
 at most ``MAX_GAME_AMOUNT`` per player, so money play has a highest cube; a player's
 ledger turnover in a server stays within ``MAX_TURNOVER`` when a game starts.  The cube
 rules are 002 'DOUBLING' and 002 'OPTIONAL RULES' (beavers).
@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from scripted import Script, opened
 
 from bot.config import Config
-from bot.service import money
+from bot.service.core import money
+from bot.service.core.limits import MAX_STAKE
+from bot.service.core.replies import Reply
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.limits import MAX_STAKE
-from bot.service.replies import Reply
-from bot.service.values import Actor, Place
 from bot.storage.interface import LedgerEntry
 from bot.storage.sqlite import SqliteStorage
 from engine.game import Phase

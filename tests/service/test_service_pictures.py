@@ -17,11 +17,11 @@ from bot.ai.context import MatchContext
 from bot.ai.levels import EXPERT
 from bot.ai.runner import AIRunner
 from bot.config import Config
+from bot.service.analysis.service import ANALYSIS_SECONDS, EXPERT_ANALYSIS_SECONDS
+from bot.service.core.replies import Action, PictureKind, Reply
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.info import ANALYSIS_SECONDS, EXPERT_ANALYSIS_SECONDS
-from bot.service.pictures import count_actions
-from bot.service.replies import Action, PictureKind, Reply
-from bot.service.values import Actor, Expect, Place
+from bot.service.pictures.contents import count_actions
 from bot.storage.replay import replay_game
 from engine.gnubgid import decode_match_id
 from engine.player import Player

@@ -22,9 +22,9 @@ import service_driver as driver
 from race_table import BLACK, MOVED_ON, NOT_NOW, PLACE, SPECTATOR, WHITE, make_service
 
 from bot.config import Config
+from bot.service.core.replies import Reply
+from bot.service.core.values import Expect
 from bot.service.game import GameService
-from bot.service.replies import Reply
-from bot.service.values import Expect
 from bot.storage.sqlite import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ async def state(storage: SqliteStorage) -> State:
         games = await tx.games_of_match(row.id)
         events = await tx.events(games[-1].id)
     # A play that may still be taken back is in the match state until the opponent acts
-    # (bot.service.takeback): the game's record is the stored events, then those.
+    # (bot.service.core.takeback): the game's record is the stored events, then those.
     unsettled = row.state.get("unsettled") or {}
     held = tuple(str(e["type"]) for e in unsettled.get("events", [])
                  if unsettled.get("game") == games[-1].id)

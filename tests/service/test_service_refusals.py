@@ -18,9 +18,9 @@ import pytest
 import service_driver as driver
 from race_table import BLACK, PLACE, SPECTATOR, WHITE, make_service
 
+from bot.service.core.replies import Action, Reply
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply
-from bot.service.values import Actor, Expect, Place
 from bot.storage.sqlite import SqliteStorage
 
 CHALLENGED = Place(1, 78)  # a challenge waiting for bob

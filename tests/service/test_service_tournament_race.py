@@ -15,7 +15,7 @@ from tournament_play import HALL, ORGANISER, create, open_all, open_matches
 
 from bot.config import Config
 from bot.service.game import GameService
-from bot.service.tournament_data import TournamentData
+from bot.service.tournaments.data import TournamentData
 from bot.storage.interface import MatchStatus, TournamentStatus
 from bot.storage.sqlite import SqliteStorage
 from engine.tournament import Reason

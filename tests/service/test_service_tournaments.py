@@ -27,10 +27,10 @@ from tournament_play import (
 )
 
 from bot.config import Config
-from bot.service import fairdice
+from bot.service.core import fairdice
+from bot.service.core.values import Place
 from bot.service.game import GameService
-from bot.service.tournament_data import TournamentData
-from bot.service.values import Place
+from bot.service.tournaments.data import TournamentData
 from bot.storage.interface import MatchStatus, TournamentStatus
 from engine.tournament import Reason
 
@@ -376,7 +376,7 @@ async def test_every_result_posts_the_bracket_as_it_stands(tmp_path: Path) -> No
     """Issue 17 ('See it'): the bracket is updated after each result, and the champion
     is announced with the final board: the reply that ends a tournament match carries
     the bracket picture (with its text alternative) beside the board."""
-    from bot.service.replies import BracketData, PictureKind
+    from bot.service.core.replies import BracketData, PictureKind
 
     service = await make(tmp_path)
     tid = await create(service, 4, "single-elimination")

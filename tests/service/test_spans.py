@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service.spans import span
+from bot.service.core.spans import span
 
 
 @pytest.mark.parametrize(("minutes", "text"), [

@@ -13,11 +13,11 @@ from race_table import BLACK, SPECTATOR, WHITE, make_service
 from scripted import opened
 from tournament_play import HALL, ORGANISER, create, player, row
 
+from bot.service.core.replies import Action, MessageRef, Reply, RetireButtons
+from bot.service.core.state import MatchState
+from bot.service.core.values import Expect, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, MessageRef, Reply, RetireButtons
-from bot.service.state import MatchState
-from bot.service.tournament_data import TournamentData
-from bot.service.values import Expect, Place
+from bot.service.tournaments.data import TournamentData
 
 SIGNUP = MessageRef(HALL.channel_id, 555)
 PARENT = Place(1, 600)

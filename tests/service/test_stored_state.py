@@ -15,9 +15,9 @@ from pathlib import Path
 from scripted import Script, opened
 
 from bot.config import Config, GameConfig
+from bot.service.core.state import MatchState
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.state import MatchState
-from bot.service.values import Actor, Place
 
 DATA = Path(__file__).resolve().parents[1] / "support" / "data" / "before_restructure.sqlite3"
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")

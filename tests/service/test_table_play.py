@@ -12,9 +12,9 @@ from pathlib import Path
 from scripted import Script, opened
 
 from bot.config import Config, GameConfig
+from bot.service.core.replies import Action, plain
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, plain
-from bot.service.values import Actor, Place
 from engine.gnubgid import encode_position_id
 from engine.player import Player
 
@@ -254,7 +254,7 @@ async def test_rematch_challenges_again_with_the_same_terms(tmp_path: Path) -> N
     assert set(button.users) == {ALICE.id, BOB.id}
     stranger = await service.rematch(HERE, Actor(3, "carol"))
     assert not stranger.ok and "Only the two players" in stranger.text
-    from bot.service.values import Expect
+    from bot.service.core.values import Expect
 
     again = await service.act(Action.REMATCH, HERE, BOB,
                               expect=Expect(won.version or 0, won.match_id))

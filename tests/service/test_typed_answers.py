@@ -10,8 +10,8 @@ from pathlib import Path
 from scripted import Script, opened
 
 from bot.config import Config
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Place
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")

@@ -36,8 +36,8 @@ import pg
 import pytest
 
 from bot.config import Config
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Expect, Place
 from bot.storage.interface import (
     INT64_MAX,
     AmountOutOfRange,

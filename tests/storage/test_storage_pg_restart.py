@@ -30,8 +30,8 @@ import pg
 import pytest
 
 from bot.config import Config
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Place
 from bot.storage.interface import LedgerEntry, StorageCommitUnknown, StorageError, Transaction
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ from scripted import Script as ScriptedDice
 from bot.adapters.discord.app import BackgammonBot
 from bot.ai.runner import AIRunner
 from bot.config import Config, DiscordConfig, StorageConfig
-from bot.service import fairdice
+from bot.service.core import fairdice
 from bot.service.game import GameService
 from bot.storage.sqlite import SqliteStorage
 

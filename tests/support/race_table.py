@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bot.config import Config
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.values import Actor, Place
 from bot.storage.sqlite import SqliteStorage
 
 PLACE = Place(1, 77)

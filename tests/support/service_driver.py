@@ -46,13 +46,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import Config
-from bot.service import fairdice
+from bot.service.core import fairdice
+from bot.service.core.replies import Reply
+from bot.service.core.state import MatchState
+from bot.service.core.takeback import restore
+from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
-from bot.service.replies import Reply
-from bot.service.state import MatchState
-from bot.service.takeback import restore
-from bot.service.values import Actor, Expect, Place
-from bot.service.verify import dice_of_record
+from bot.service.records.verify import dice_of_record
 from bot.storage.interface import EventRow, GameRow, MatchRow, Transaction
 from bot.storage.replay import replay_game as replay
 from bot.storage.sqlite import SqliteStorage

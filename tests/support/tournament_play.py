@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.service.core.replies import Reply
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Reply
-from bot.service.values import Actor, Place
 from bot.storage.interface import MatchRow, TournamentRow
 
 GUILD = 7

@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bot.config import Config  # noqa: E402
+from bot.service.core.values import Actor, Place  # noqa: E402
 from bot.service.game import GameService  # noqa: E402
-from bot.service.values import Actor, Place  # noqa: E402
 
 
 async def main(db: str, guild: int, channel: int, loser: int, go: Path) -> int:

@@ -37,7 +37,7 @@ from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import Presenter
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
-from bot.service.boot import Storage, storage_for
+from bot.service.core.boot import Storage, storage_for
 from bot.service.game import GameService
 
 log = logging.getLogger(__name__)

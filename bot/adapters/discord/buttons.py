@@ -8,7 +8,7 @@ a restart (no view is kept in memory)::
 e.g. ``bg:roll:12:7:1234.5678``.  A press by someone not listed gets a private
 refusal naming who may press it; a press on an older board (another match,
 or another version of this one) gets "this game has moved on" from the
-service (:class:`~bot.service.values.Expect`).  The game rules stay in the service: the
+service (:class:`~bot.service.core.values.Expect`).  The game rules stay in the service: the
 buttons only name the action (the service's action table makes the call).
 """
 
@@ -21,9 +21,9 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.adapters.discord.convert import actor_of, mention, place_of
+from bot.service.core.replies import Action, Button, Reply
+from bot.service.core.values import Expect
 from bot.service.game import GameService
-from bot.service.replies import Action, Button, Reply
-from bot.service.values import Expect
 
 CUSTOM_ID_MAX = 100
 TEMPLATE = (r"bg:(?P<act>[a-z-]+):(?P<match>[0-9]+):(?P<version>[0-9]+):(?P<users>[0-9.]*)"

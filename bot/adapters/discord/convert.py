@@ -6,8 +6,8 @@ from typing import Any
 
 import discord
 
-from bot.service.replies import Mention, Notice
-from bot.service.values import Actor, Place
+from bot.service.core.replies import Mention, Notice
+from bot.service.core.values import Actor, Place
 
 
 class NotInGuild(discord.app_commands.CheckFailure):

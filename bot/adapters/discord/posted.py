@@ -1,5 +1,5 @@
 """A challenge posted in a channel or its thread, whose message the service keeps
-(:mod:`bot.service.posted`): the answer to the challenge then takes its Accept/Decline
+(:mod:`bot.service.posted.service`): the answer to the challenge then takes its Accept/Decline
 buttons off, whether it came by a button, typed in the thread, or typed in the channel of
 the thread, and after a restart too (the presenter edits the message the reply retires).
 
@@ -16,8 +16,8 @@ from typing import Protocol
 import discord
 
 from bot.adapters.discord.buttons import build_view
-from bot.service.replies import Action, Reply
-from bot.service.values import Actor, Expect, Place
+from bot.service.core.replies import Action, Reply
+from bot.service.core.values import Actor, Expect, Place
 
 log = logging.getLogger(__name__)
 

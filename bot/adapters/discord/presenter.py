@@ -1,4 +1,4 @@
-"""Turn the service's :class:`~bot.service.replies.Reply` into Discord messages.
+"""Turn the service's :class:`~bot.service.core.replies.Reply` into Discord messages.
 
 The cogs and the buttons call the service, then hand the reply to a
 :class:`Presenter`, which knows the few Discord rules of answering:
@@ -35,8 +35,8 @@ from bot.adapters.discord.buttons import build_view
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.renderer import Renderer
-from bot.service.replies import Board, Reply
-from bot.service.values import Place
+from bot.service.core.replies import Board, Reply
+from bot.service.core.values import Place
 
 MAX_CONTENT = 2000
 MAX_DESCRIPTION = 4096

@@ -26,7 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
-from bot.service.replies import Picture, PictureKind
+from bot.service.core.replies import Picture, PictureKind
 from render import render_png
 from render.view import BoardView
 

@@ -18,11 +18,11 @@ import discord
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip
+from bot.service.core.replies import MessageRef, Reply
+from bot.service.core.values import Place
 from bot.service.game import GameService
-from bot.service.replies import MessageRef, Reply
-from bot.service.tournament_info import BracketPicture
-from bot.service.tournament_play import Opening
-from bot.service.values import Place
+from bot.service.tournaments.info import BracketPicture
+from bot.service.tournaments.play import Opening
 
 log = logging.getLogger(__name__)
 TEMPLATE = r"bgt:(?P<act>join|leave):(?P<tournament>[0-9]+)"

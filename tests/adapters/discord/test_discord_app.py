@@ -13,7 +13,7 @@ from bot.adapters.discord.app import BackgammonBot, RedactingFormatter, cog_exte
 from bot.adapters.discord.buttons import CUSTOM_ID_MAX, GameButton, build_view, custom_id
 from bot.adapters.discord.errors import APOLOGY, MissingPermission, describe_error
 from bot.config import Config, DiscordConfig, StorageConfig, TimeoutConfig
-from bot.service.replies import Action, Button, Reply
+from bot.service.core.replies import Action, Button, Reply
 
 
 def test_missing_permissions_are_named() -> None:

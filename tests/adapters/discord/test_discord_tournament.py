@@ -15,7 +15,7 @@ from discord_e2e import Capture, Host, private, users
 from fake_discord import FakeDiscord, Message
 from PIL import Image
 
-from bot.service import fairdice
+from bot.service.core import fairdice
 
 pytestmark = pytest.mark.e2e
 

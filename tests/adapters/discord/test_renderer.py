@@ -99,8 +99,8 @@ async def test_the_pictures_are_drawn_by_the_workers() -> None:
     the bytes the render functions give."""
     from picture_games import sample_game
 
-    from bot.service.pictures import match_summary, player_card, replay_frames
-    from bot.service.replies import Picture, PictureKind
+    from bot.service.core.replies import Picture, PictureKind
+    from bot.service.pictures.contents import match_summary, player_card, replay_frames
     from engine.match import MoneySession
     from render.card import render_card
     from render.chart import ChartData, render_chart

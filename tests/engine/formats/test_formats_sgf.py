@@ -20,7 +20,7 @@ import pytest
 from gnubg_tool import GNUBG, needs_gnubg
 from mat_games import random_match, random_session, store_match
 
-from bot.service.export import export_channel_match_sgf
+from bot.service.records.export import export_channel_match_sgf
 from bot.storage.sqlite import SqliteStorage
 from engine.dice import Dice
 from engine.formats.matfile import MatGame, export_match

@@ -10,9 +10,9 @@ from discord.ext import commands
 
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.presenter import Presenter
+from bot.service.core.replies import Action, Reply
+from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
-from bot.service.replies import Action, Reply
-from bot.service.values import Actor, Place
 
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot

@@ -2,7 +2,7 @@
 
 A chouette is one player (the box) against a team (a captain and partners)
 sharing one board; :mod:`engine.chouette` has the rules and
-:class:`~bot.service.chouette.ChouetteService` the table's commands.  The game
+:class:`~bot.service.chouette.service.ChouetteService` the table's commands.  The game
 itself is played with the ordinary game commands and buttons: the captain
 rolls, moves and doubles for the team, and every partner answers the box's
 doubles for himself with /take or /drop (or the buttons, which list the
@@ -27,8 +27,8 @@ from bot.adapters.discord.cogs.game import (
     rule_terms,
     variant_rules_autocomplete,
 )
-from bot.service.chouette import ChouetteService
-from bot.service.limits import MAX_TEXT
+from bot.service.chouette.service import ChouetteService
+from bot.service.core.limits import MAX_TEXT
 from engine.chouette import DEFAULT_CAP, MAX_CAP, MIN_PLAYERS, CaptainRefusal, RefusalRule
 
 if TYPE_CHECKING:

@@ -23,9 +23,9 @@ from bot.adapters.discord.errors import MissingPermission, permission_names
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
-from bot.service.replies import Action
-from bot.service.ruleterms import parse_rule_words, suggest_rule_words
-from bot.service.values import Place
+from bot.service.core.replies import Action
+from bot.service.core.values import Place
+from bot.service.rules.terms import parse_rule_words, suggest_rule_words
 from engine.rules import DropScoring, HigherDie, OpeningMethod, ScoringMethod
 from engine.variant import VARIANTS, get_variant
 

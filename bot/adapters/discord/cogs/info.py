@@ -12,7 +12,7 @@ from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.presenter import EMBED_COLOUR
-from bot.service.export import FORMATS
+from bot.service.records.export import FORMATS
 
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot

@@ -1,7 +1,7 @@
 """Tournament commands: /tournament create, join, leave, start, status, list, bracket,
 result, claim, confirm, remove, cancel, pause, resume.
 
-The service (:mod:`bot.service.tournaments`) runs the tournament; this cog translates the
+The service (:mod:`bot.service.tournaments.signup`) runs the tournament; this cog translates the
 commands, posts the public sign-up message with persistent Join/Leave buttons, opens a
 thread per pairing (in the tournament's channel; both players are mentioned there) as soon
 as the service has pairings waiting for a place, posts the bracket as a PNG drawn by the

@@ -1,0 +1,1 @@
+"""The AI's view of a game: hints and /analyze."""

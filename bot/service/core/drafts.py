@@ -1,0 +1,102 @@
+"""What a turn in progress looks like: the moves entered so far (a play typed in parts)
+or a whole play waiting for Confirm are drawn on the board, with the dice they used
+greyed, and the stage of the throw being played is named (issue 19, items 2 and 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.core.state import MatchState
+from engine.dice import Dice
+from engine.errors import BackgammonError
+from engine.game import Game, Phase
+from engine.interpret import partial_board
+from engine.move import Move
+from engine.position import Position
+from engine.variant import StandardBackgammon
+
+
+@dataclass(frozen=True, slots=True)
+class DraftShown:
+    """The position after the moves entered this turn, and which shown dice they used."""
+
+    position: Position
+    dice_used: tuple[bool, ...]
+    moves: tuple[Move, ...] = ()
+    """The whole play, when it waits for Confirm (drawn as the last play)."""
+
+
+def shown_dice(game: Game) -> tuple[int, int] | None:
+    """The dice the board shows: those of the stage being played (the reverse side of a
+    doublet, the doublet named after acey-deucy), else the throw."""
+    if game.phase not in (Phase.PLAY, Phase.CHOICE) or game.dice is None:
+        return None
+    stage = game.stage
+    if stage is not None and len(stage.dice) >= 2:
+        return stage.dice[0], stage.dice[1]
+    return game.dice.first, game.dice.second
+
+
+def stage_owed(game: Game) -> bool:
+    """The stage to play is not the throw itself (a second stage of a variant's turn)."""
+    stage = game.stage
+    return (stage is not None and game.dice is not None
+            and sorted(stage.dice) != sorted(game.dice.moves()))
+
+
+def stage_text(game: Game) -> str:
+    """The dice to play now: "3-1", or "4-4 (the reverse side, four 4s)"."""
+    dice = shown_dice(game)
+    if dice is None:
+        return ""
+    text = f"{dice[0]}-{dice[1]}"
+    stage = game.stage
+    if stage_owed(game) and stage is not None:
+        label = stage.label or f"four {stage.dice[0]}s"
+        assert game.dice is not None
+        text += f" ({label}, owed after the {game.dice.first}-{game.dice.second})"
+    return text
+
+
+def _used(shown: tuple[int, int], left: tuple[int, ...]) -> tuple[bool, ...]:
+    """Flags of the shown dice (four for a doublet) already played, ``left`` not."""
+    if shown[0] == shown[1]:
+        played = 4 - len(left)
+        return tuple(i < played for i in range(4))
+    rest = list(left)
+    flags = []
+    for die in shown:
+        if die in rest:
+            rest.remove(die)
+            flags.append(False)
+        else:
+            flags.append(True)
+    return tuple(flags)
+
+
+def draft_shown(state: MatchState, game_id: int, game: Game) -> DraftShown | None:
+    """The draft of the turn in progress as it is to be drawn (None: nothing entered)."""
+    if game.phase is not Phase.PLAY or game.turn is None or game.stage is None:
+        return None
+    shown = shown_dice(game)
+    assert shown is not None
+    seq = len(game.record)
+    pending = state.pending
+    if pending is not None and pending.fits(game_id, seq):
+        try:
+            play = game.variant.resolve_play(pending.text, game.position, game.turn,
+                                             game.stage, game.legal_plays())
+        except BackgammonError:
+            return None
+        return DraftShown(play.position, (True,) * len(Dice(*shown).moves()), play.moves)
+    draft = state.draft
+    if draft is None or not draft.fits(game_id, seq) or not isinstance(
+            game.variant, StandardBackgammon):
+        return None
+    found = partial_board(game.position, game.turn, Dice(*shown), draft.text,
+                          game.legal_plays(), opposite=game.variant.opposite)
+    if found is None:
+        return None
+    position, left = found
+    return DraftShown(position, _used(shown, left))

@@ -1,0 +1,30 @@
+"""Bounds on what a user may send (longer or larger is refused with a reason)."""
+
+from bot.service.core.replies import Refusal
+
+MAX_TEXT = 200
+"""Longest text accepted from a user for a move, choice or suggestion."""
+MAX_MATCH_LENGTH = 25
+MAX_OPTIONS = 20
+MAX_OPTION_TEXT = 40
+MAX_STAKE = 1_000_000
+
+
+def clean(text: str, what: str) -> str:
+    """``text`` stripped, or a refusal when it is too long."""
+    text = text.strip()
+    if len(text) > MAX_TEXT:
+        raise Refusal(f"That {what} is too long ({len(text)} characters; at most {MAX_TEXT}).")
+    return text
+
+
+def check_options(what: str, texts: list[str], count: int = 0) -> None:
+    """Refuse option values (and names) too long to quote back, or too many of them."""
+    if count > MAX_OPTIONS or any(len(t) > MAX_OPTION_TEXT for t in texts):
+        raise Refusal(f"Those {what} options are too long: at most {MAX_OPTIONS} options of "
+                      f"{MAX_OPTION_TEXT} characters each.")
+
+
+def quoted(error: Exception) -> str:
+    """An error's text cut to a reply's length (it may quote what the user typed)."""
+    return str(error)[:300]

@@ -1,0 +1,208 @@
+"""What the game service answers: platform-neutral replies.
+
+Adapters (the Discord cogs, the console) turn a :class:`Reply` into messages,
+images and buttons.  A refusal is a reply with ``ok`` false and a reason
+meant to be shown privately (ephemeral) to the person who acted.  A mention of a
+user is a :class:`Mention` value inside a :data:`Notice`; each adapter writes it
+its own way (Discord markup, ``@name`` in the console).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from render.view import BoardView
+
+if TYPE_CHECKING:
+    from engine.tournament import TournamentState
+    from render.card import PlayerCard
+    from render.chart import ChartData
+    from render.replay import ReplayFrame
+    from render.summary import MatchSummary
+
+
+class Action(Enum):
+    """Every action on a game, defined once: the action table (:mod:`bot.service.actions`)
+    maps each to its service call, for buttons, the AI and the console alike.  The
+    values are stable: they are written into persistent button ids."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+    ROLL = "roll"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    MOVE = "move"
+    """``option``: the moves typed."""
+    UNDO = "undo"
+    CONFIRM = "confirm"
+    CHOOSE = "choose"
+    """``option``: the option picked."""
+    RESIGN = "resign"
+    """``option``: single, gammon or backgammon."""
+    ACCEPT_RESIGNATION = "accept-resignation"
+    REJECT_RESIGNATION = "reject-resignation"
+    CLAIM = "claim"
+    FORFEIT = "forfeit"
+    BOARD = "board"
+    STOP = "stop"
+    """End a money session between games (:mod:`bot.service.play.session`)."""
+    REMATCH = "rematch"
+    """The two players of the last match here play again, same terms."""
+    ANALYZE = "analyze"
+    """The analysis of every game of the match that just ended here (``/analyze
+    match:true``): each player's error rate on the match summary."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A user named so that the platform notifies them."""
+
+    user_id: int
+    name: str = ""
+
+
+Notice = tuple[str | Mention, ...]
+"""A line that may mention users: text and :class:`Mention` parts, in order."""
+
+
+def notice(*parts: str | Mention) -> Notice:
+    return tuple(parts)
+
+
+def plain(line: Notice) -> str:
+    """A notice as plain text (``@name`` for a mention)."""
+    return "".join(f"@{p.name or p.user_id}" if isinstance(p, Mention) else p for p in line)
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """An action available now, to the listed users only."""
+
+    action: Action
+    label: str
+    users: tuple[int, ...]
+    option: str = ""
+    """For ``CHOOSE``: the option this button picks."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A board to show, with the GNU Backgammon IDs of the position (standard only)."""
+
+    view: BoardView
+    caption: str = ""
+    position_id: str = ""
+    match_id: str = ""
+
+
+class PictureKind(Enum):
+    """What a :class:`Picture` is, so an adapter knows how to draw it."""
+
+    REPLAY = "replay"
+    """An animated GIF of a game (``content``: the frames)."""
+    CHART = "chart"
+    """The analysis graph (``content``: its data)."""
+    CARD = "card"
+    """A player card."""
+    SUMMARY = "summary"
+    """A match summary."""
+    BRACKET = "bracket"
+    """A tournament's bracket or standings table (``content``: :class:`BracketData`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BracketData:
+    """What a bracket picture is drawn from: the tournament's state and its players'
+    names by id (``render.bracket.render_tournament_png``)."""
+
+    state: TournamentState
+    names: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """A picture to post beside the text: what to draw (drawn by the adapter off the
+    event loop, as boards are), its file name, and its text alternative (the
+    attachment's description, read by screen readers)."""
+
+    kind: PictureKind
+    content: tuple[ReplayFrame, ...] | ChartData | PlayerCard | MatchSummary | BracketData
+    filename: str
+    alt_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """A message the adapter posted earlier and the service stored: the channel (a thread is
+    a channel) and the platform's message id."""
+
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class RetireButtons:
+    """Take the buttons off a message posted earlier, once the action that made them
+    pointless has committed (a tournament's sign-up message at the start or the
+    cancellation; a challenge's message once it is answered, however it was answered).
+
+    ``text``: the message's new text (None: the text stays).  The adapter edits the message
+    after the commit; a message deleted meanwhile (or out of reach) is only logged: the
+    action is done.  A pressed button on a message that kept them (a client showing the old
+    message) is still refused by the service."""
+
+    message: MessageRef
+    text: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """The answer to one service call.
+
+    ``text`` says what happened (or, when ``ok`` is false, why nothing did and
+    what is allowed instead).  ``boards`` are the boards to post (the final
+    board of a game that just ended, then the next game's).  ``buttons`` are
+    the actions now available and who may use them.  ``notify`` are
+    mention-worthy lines ("it's @bob's turn").  ``version`` is the match's
+    state version after the call, for buttons that must not act on a stale
+    state.
+    """
+
+    ok: bool
+    text: str
+    ephemeral: bool = False
+    boards: tuple[Board, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    notify: tuple[Notice, ...] = ()
+    match_id: int | None = None
+    version: int | None = None
+    attachment: tuple[str, bytes] | None = None
+    """A file to attach: (file name, content), e.g. a .mat export."""
+    pictures: tuple[Picture, ...] = ()
+    """Pictures to post with the text (a replay, the analysis graph, a player card, a
+    match summary), each with its text alternative."""
+    choices: tuple[str, ...] = field(default=())
+    """For autocomplete-like calls: the suggestions."""
+    channel_ref: int | None = None
+    """A channel the reply is about, other than the one the command was typed in: a
+    refusal points to it (its text ends with a link the adapter writes: Discord
+    ``<#id>``, the console its name); an ``ok`` reply is posted there (a challenge
+    accepted from the channel of its thread)."""
+    tournament_id: int | None = None
+    """The tournament a tournament command made or acted on (its sign-up message)."""
+    retire: tuple[RetireButtons, ...] = ()
+    """Messages posted earlier whose buttons this action retired (the Discord presenter
+    edits them after the commit; the console has nothing to edit)."""
+
+    @classmethod
+    def refuse(cls, reason: str) -> Reply:
+        return cls(ok=False, text=reason, ephemeral=True)
+
+
+class Refusal(Exception):
+    """Raised inside the service to refuse an action with a reason for the user."""

@@ -1,0 +1,218 @@
+"""A match begins and is answered: /challenge, /accept, /decline, /cancel."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from bot.ai.levels import get_level
+from bot.config import Config
+from bot.service.core import money
+from bot.service.core.limits import MAX_MATCH_LENGTH, MAX_OPTION_TEXT, MAX_OPTIONS, MAX_STAKE
+from bot.service.core.replies import (
+    Action,
+    Button,
+    MessageRef,
+    Refusal,
+    Reply,
+    RetireButtons,
+    notice,
+)
+from bot.service.core.runner import ActionRunner
+from bot.service.core.state import AISeat, MatchState
+from bot.service.core.values import Actor, Expect, Place, check_id
+from bot.service.core.work import Work
+from bot.service.play.autoplay import AutoPlay
+from bot.service.play.endings import Endings
+from bot.storage.interface import MatchStatus, Transaction
+from engine.errors import BackgammonError
+from engine.match import Match
+from engine.player import Player
+from engine.rules import RuleOptions
+from engine.variant import get_variant
+
+if TYPE_CHECKING:
+    from bot.ai.runner import AIRunner
+
+CHALLENGED = (MatchStatus.CHALLENGED,)
+
+
+def challenge_buttons(opponent: int) -> tuple[Button, ...]:
+    """The buttons of a challenge waiting for ``opponent``."""
+    return (Button(Action.ACCEPT, "Accept", (opponent,)),
+            Button(Action.DECLINE, "Decline", (opponent,)))
+
+
+def answered(work: Work) -> None:
+    """The challenge is answered: its message (when the adapter noted it) loses its buttons,
+    whichever way the answer came (:mod:`bot.service.posted.service`)."""
+    message = work.state.challenge_message
+    if message is not None:
+        work.retire.append(RetireButtons(MessageRef(work.row.channel_id, message)))
+        work.state = work.state.with_(challenge_message=None)
+
+
+class Challenges:
+    """Challenging, and answering a challenge."""
+
+    def __init__(self, runner: ActionRunner, autoplay: AutoPlay, endings: Endings,
+                 config: Config, ai: AIRunner | None) -> None:
+        self.runner = runner
+        self.autoplay = autoplay
+        self.endings = endings
+        self.config = config
+        self.ai = ai
+        self.ai_actor: Actor | None = None
+        """The AI's user (the bot's own account in Discord): challenging it plays the AI."""
+
+    async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
+                        variant: str | None = None, rules: dict[str, Any] | None = None,
+                        length: int = 0, stake: int = 0, rated: bool = True,
+                        level: str | None = None, hints: bool = False) -> Reply:
+        """``actor`` challenges ``opponent`` to a match (``length`` points) or money play.
+
+        Challenging the AI (:attr:`ai_actor`) starts at once, unrated, at ``level``.
+        ``hints``: the challenger allows /hint in this rated match (the opponent agrees
+        by accepting); unrated games always allow hints.
+        """
+        try:
+            check_id(opponent.id, "user")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        if opponent.id == actor.id:
+            return Reply.refuse("You can't challenge yourself: name another player.")
+        against_ai = self.ai_actor is not None and opponent.id == self.ai_actor.id
+        if opponent.is_bot and not against_ai:
+            return Reply.refuse(f"{opponent.name} is a bot and can't play. To play the AI, "
+                                "challenge me (the backgammon bot) instead.")
+        if against_ai and (self.ai is None or not self.config.ai.enabled):
+            return Reply.refuse("Games against the bot are switched off on this server.")
+        ai_level = None
+        if against_ai:
+            try:
+                ai_level = get_level(level or self.config.ai.default_level)
+            except ValueError as error:
+                return Reply.refuse(str(error))
+            rated = False
+        elif level:
+            return Reply.refuse("The level option is for games against the bot.")
+        if not 0 <= length <= MAX_MATCH_LENGTH:
+            return Reply.refuse(f"A match is 1 to {MAX_MATCH_LENGTH} points "
+                                "(or 0 for money play).")
+        if not 0 <= stake <= MAX_STAKE:
+            return Reply.refuse(f"The stake is a whole number from 0 to {MAX_STAKE}.")
+        if length and stake:
+            return Reply.refuse("Choose a match length or a money stake, not both.")
+        options_in = rules or {}
+        texts = [variant or "", level or "", *map(str, options_in), *map(str, options_in.values())]
+        if len(options_in) > MAX_OPTIONS or any(len(t) > MAX_OPTION_TEXT for t in texts):
+            return Reply.refuse(f"Those challenge options are too long: at most {MAX_OPTIONS} "
+                                f"options of {MAX_OPTION_TEXT} characters each.")
+        try:
+            variant_cls = get_variant(variant or self.config.game.variant)
+            options = dict(self.config.game.rules)
+            options.update(rules or {})
+            rule_options = RuleOptions.from_dict(options)
+            if length:
+                Match.new(length, rule_options, variant_cls)
+            else:  # the money bound: the cube stops where a game settles MAX_GAME_AMOUNT
+                rule_options = money.capped(rule_options, stake)
+        except (BackgammonError, ValueError) as error:
+            return Reply.refuse(str(error)[:300])
+        home = place.parent_id
+        if home is not None:
+            try:
+                check_id(home, "channel")
+            except Refusal as refusal:
+                return Reply.refuse(str(refusal))
+        state = MatchState(hints=bool(hints or not rated), home_channel=home,
+                           ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
+                           orientation=self.config.render.orientation)
+
+        async def body(tx: Transaction) -> Reply:
+            existing = await tx.open_match_in_channel(place.channel_id)
+            if await tx.open_chouette_in_channel(place.channel_id) is not None:
+                raise Refusal("This channel has a chouette table: join it with "
+                              "/chouette join, or challenge in another channel.")
+            if existing is not None:
+                raise Refusal("This channel already has a game or a challenge. Finish it first, "
+                              "or start yours in another channel or thread.")
+            for user in sorted((actor, opponent), key=lambda a: a.id):  # one global order
+                await tx.upsert_user(user.id, user.name, user.is_bot)
+            row = await tx.insert_match(
+                guild_id=place.guild_id, channel_id=place.channel_id,
+                white_id=actor.id, black_id=opponent.id, variant=variant_cls.name,
+                rules=rule_options.to_dict(), length=length, stake=stake,
+                rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict())
+            return Reply(ok=True, text="", match_id=row.id, version=row.version)
+
+        made = await self.runner.transact(
+            place, actor, body, note_user=False,
+            stale="Another command changed this channel at the same moment: try again.")
+        if not made.ok:
+            return made
+        terms = (f"a {length}-point match" if length else
+                 ("money play" + (f" at {stake} a point" if stake else "")))
+        text = (f"{actor.name} challenges {opponent.name} to {terms} of {variant_cls.title}.\n"
+                f"Rules: {'; '.join(variant_cls().rule_lines(rule_options, money=not length))}.")
+        if ai_level is not None:
+            assert self.ai_actor is not None
+            started = await self.accept(place, self.ai_actor)
+            note = (f"{text}\nYou play the AI at level {ai_level.title} (unrated; /hint is "
+                    "allowed).")
+            if not variant_cls.name == "standard":
+                note += (" In this variant the AI is a simple heuristic player, weaker than "
+                         "its backgammon network.")
+            return replace(started, text=note + "\n" + started.text) if started.ok else started
+        return Reply(ok=True, text=text, match_id=made.match_id, version=made.version,
+                     notify=(notice(opponent.mention, ": /accept or /decline."),),
+                     buttons=challenge_buttons(opponent.id))
+
+    async def accept(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        async def op(work: Work) -> None:
+            row = work.row
+            if row.status is not MatchStatus.CHALLENGED:
+                raise Refusal("There is no challenge waiting here: the game is already on.")
+            if work.actor.id != row.black_id:
+                if work.actor.id == row.white_id:
+                    raise Refusal(f"You made this challenge: {work.name(Player.BLACK)} must "
+                                  "accept it. You can /cancel it.")
+                raise Refusal(f"This challenge is for {work.name(Player.BLACK)}, not you.")
+            if not row.length:
+                full = await money.turnover_reached(work.tx, row.guild_id,
+                                                    [row.white_id, row.black_id])
+                if full:
+                    raise Refusal("This money game can't start: " + money.limit_text(
+                        [work.name(Player.WHITE if u == row.white_id else Player.BLACK)
+                         for u in full]))
+            work.match_status = MatchStatus.ACTIVE
+            answered(work)
+            work.lines.append(f"{work.name(Player.BLACK)} accepts.")
+            await self.endings.next_game(work)
+            await self.autoplay.auto(work)
+
+        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
+
+    async def decline(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        async def op(work: Work) -> None:
+            if work.actor.id != work.row.black_id:
+                raise Refusal(f"Only {work.name(Player.BLACK)} can decline this challenge"
+                              + ("; you can /cancel it." if work.actor.id == work.row.white_id
+                                 else "."))
+            work.match_status = MatchStatus.DECLINED
+            answered(work)
+            work.lines.append(f"{work.name(Player.BLACK)} declines the challenge.")
+
+        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)
+
+    async def cancel(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
+        async def op(work: Work) -> None:
+            if work.actor.id != work.row.white_id:
+                raise Refusal("Only the challenger can cancel a challenge"
+                              + ("; you can /decline it." if work.actor.id == work.row.black_id
+                                 else "."))
+            work.match_status = MatchStatus.CANCELLED
+            answered(work)
+            work.lines.append(f"{work.name(Player.WHITE)} withdraws the challenge.")
+
+        return await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED)

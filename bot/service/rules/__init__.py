@@ -1,0 +1,1 @@
+"""The rules in force (/rules) and rule options typed as key=value words."""

@@ -1,0 +1,105 @@
+"""/rules: the rules and options in force (issue 19 item 4).
+
+* With no variant named, in a channel with a game (or a challenge, or a chouette
+  table): that game's own variant and options, only those that apply (no Crawford
+  line in money play, no Jacoby or beaver line in a match, the variant's own
+  opening and scoring, its own variant-only options).
+* With no game here: the server's defaults for a new game (both kinds of play).
+* With a variant named: that variant under the server's default options.
+
+Books are named as players know them ("Boyden 1930, ch.12"), never by file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.config import Config
+from bot.service.core.limits import check_options, quoted
+from bot.service.core.replies import Refusal, Reply
+from bot.service.core.values import Place, bad_ids
+from bot.storage.interface import MatchStatus, Storage
+from engine.errors import BackgammonError
+from engine.rules import RuleOptions
+from engine.variant import Variant, get_variant
+
+
+@dataclass(frozen=True, slots=True)
+class InForce:
+    """The variant and options of a game, and what it is ("the 5-point match here")."""
+
+    variant: Variant
+    rules: RuleOptions
+    money: bool | None
+    what: str
+
+
+def rule_text(inforce: InForce, *, ai: bool) -> str:
+    """The /rules answer for ``inforce`` (``ai``: say how the bot plays it)."""
+    variant, rules = inforce.variant, inforce.rules
+    own = variant.describe(rules)[1:]
+    lines = [f"**{variant.title}** — {inforce.what}"]
+    lines.extend(f"- {line}" for line in own)
+    lines.append("Options: " + "; ".join(variant.rule_lines(rules, money=inforce.money)) + ".")
+    if variant.sources:
+        lines.append("Rule books: " + ", ".join(variant.sources) + ".")
+    if ai:
+        lines.append(
+            "Against the bot: its backgammon network (bgsage) at the level you choose."
+            if variant.name == "standard" else
+            "Against the bot: the network does not know this variant, so the bot plays a "
+            "simple heuristic (pip count, safety, blocking, entering) and is clearly "
+            "weaker here than in standard backgammon.")
+    lines.append("Choose them per game with the options of /challenge or /chouette open.")
+    return "\n".join(lines)
+
+
+class RuleBook:
+    """The /rules command."""
+
+    def __init__(self, storage: Storage, config: Config, *, ai: bool) -> None:
+        self.storage = storage
+        self.config = config
+        self.ai = ai
+
+    async def rules(self, variant: str | None = None, place: Place | None = None) -> Reply:
+        """The options in force here (see the module's docstring)."""
+        if place is not None and (bad := bad_ids(place)) is not None:
+            return Reply.refuse(bad)
+        try:
+            check_options("rules", [variant or ""])
+            defaults = RuleOptions.from_dict(self.config.game.rules)
+            if variant:
+                inforce = InForce(get_variant(variant)(), defaults, None,
+                                  "the server's default options for a new game")
+            else:
+                found = await self.in_channel(place) if place is not None else None
+                inforce = found or InForce(
+                    get_variant(self.config.game.variant)(), defaults, None,
+                    "no game in this channel: the server's defaults for a new game")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
+        except BackgammonError as error:
+            return Reply.refuse(quoted(error))
+        return Reply(ok=True, text=rule_text(inforce, ai=self.ai))
+
+    async def in_channel(self, place: Place) -> InForce | None:
+        """The variant and options of the game, challenge or chouette table here."""
+        async with self.storage.snapshot() as tx:
+            row = await tx.open_match_in_channel(place.channel_id)
+            if row is not None and row.guild_id == place.guild_id:
+                kind = (f"{row.length}-point match" if row.length > 0 else "money play"
+                        + (f" at {row.stake} a point" if row.stake else ""))
+                if row.chouette_id is not None:
+                    kind = "chouette game"
+                state = "challenge" if row.status is MatchStatus.CHALLENGED else "game"
+                what = (f"the rules of the {kind} in this channel"
+                        if state == "game" else f"the rules of the {kind} challenged here")
+                return InForce(get_variant(row.variant)(), RuleOptions.from_dict(row.rules),
+                               row.length == 0, what)
+            crow = await tx.open_chouette_in_channel(place.channel_id)
+            if crow is not None and crow.guild_id == place.guild_id:
+                return InForce(get_variant(str(crow.rules["variant"]))(),
+                               RuleOptions.from_dict(crow.rules["rules"]), True,
+                               "the rules of this channel's chouette table")
+        return None

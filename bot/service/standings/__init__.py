@@ -1,0 +1,1 @@
+"""Standings: the server's leaderboard and a player's stats and card."""

@@ -1,7 +1,13 @@
 """Storage: every SQL statement of the host, behind one interface.
 
 * :mod:`bot.storage.interface` -- the :class:`Storage` / :class:`Transaction`
-  protocols the service uses and the typed rows they return;
+  protocols the service uses, the typed rows they return and the errors;
+* one folder per table family, each with its rows and protocol (``interface.py``) and
+  its SQL, written once for both backends (``queries.py``): :mod:`.play` (matches,
+  games, events), :mod:`.chouette`, :mod:`.tournaments`, :mod:`.players` (users,
+  ratings, the ledger), :mod:`.standings` (the leaderboard, player stats);
+  :mod:`.core` -- what they share (errors, the checks at the boundary, the SQL
+  primitives, migrations);
 * :mod:`bot.storage.sqlite` -- the embedded SQLite backend (the default);
 * :mod:`bot.storage.postgres` -- the shared PostgreSQL backend of a sharded bot;
 * :mod:`bot.storage.backends` -- opening the backend the config names;

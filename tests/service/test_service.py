@@ -300,7 +300,7 @@ async def test_an_action_on_a_cached_game_is_two_trips_to_the_database(
     # Each trip to aiosqlite's thread costs more than the SQL itself (bot/storage.py):
     # an action is BEGIN + the read of its match row, then its writes + COMMIT;
     # a read-only call is its read, then COMMIT.
-    from bot.storage import sqlite as storage_module
+    from bot.storage.sqlite import transaction as storage_module
 
     trips: list[list[str]] = []
     submit = storage_module._submit

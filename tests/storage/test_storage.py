@@ -15,9 +15,10 @@ from typing import Any
 import pg
 import pytest
 
-from bot.storage import sqlite as storage_module
+from bot.storage.core.sql import migrations
 from bot.storage.interface import LedgerEntry, StaleVersionError, Storage
-from bot.storage.sqlite import SqliteStorage, migrations
+from bot.storage.sqlite import SqliteStorage
+from bot.storage.sqlite import transaction as storage_module
 
 
 class Backend:

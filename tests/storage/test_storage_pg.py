@@ -6,8 +6,8 @@ import pytest
 
 pytest.importorskip("asyncpg", reason="asyncpg is not installed (pip install asyncpg)")
 
+from bot.storage.core.sql import migrations
 from bot.storage.postgres import identity_tables, pg_migrations, translate
-from bot.storage.sqlite import migrations
 
 
 def test_every_sqlite_migration_has_a_postgres_twin() -> None:

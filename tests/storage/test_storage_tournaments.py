@@ -14,6 +14,7 @@ from typing import Any
 import pg
 import pytest
 
+from bot.storage.core.sql import migrations
 from bot.storage.interface import (
     MatchStatus,
     RetryableConflict,
@@ -21,7 +22,7 @@ from bot.storage.interface import (
     TournamentStatus,
     Transaction,
 )
-from bot.storage.sqlite import SqliteStorage, migrations
+from bot.storage.sqlite import SqliteStorage
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -1,6 +1,6 @@
 """Two players at a match: the ordinary :class:`~bot.service.core.work.Seating`, under which the
 service's own rules apply unchanged (a chouette game uses
-:class:`bot.service.chouette_table.ChouetteTable` instead)."""
+:class:`~bot.service.chouette.seating.ChouetteSeating` instead)."""
 
 from __future__ import annotations
 

@@ -1,21 +1,12 @@
 """PostgreSQL storage (asyncpg): the shared database of a sharded deployment.
 
 Several bot processes open one PostgreSQL database; each keeps a small pool
-of connections.  The SQL is *shared* with :mod:`bot.storage.sqlite`:
-:class:`PostgresTransaction` is :class:`~bot.storage.sqlite.SqliteTransaction` with
-its five statement primitives run at once (SQLite defers the writes to batch
-them into fewer trips to its thread; asyncpg has no mixed batches) on
-:class:`PgDatabase`, a small aiosqlite-like facade over an asyncpg
-connection that rewrites the SQLite text for PostgreSQL:
-
-* ``?`` and ``:name`` parameters become ``$1, $2, ...``; Python booleans are
-  passed as 0/1 (flags are INTEGER columns in both dialects);
-* an ``INSERT`` into a table with an identity ``id`` gets ``RETURNING id``
-  (``cursor.lastrowid``); an UPDATE's ``rowcount`` comes from its status tag.
-
-The only dialect differences in the SQL itself are explicit overrides below:
-subqueries in FROM need an alias in PostgreSQL 15, and the three
-"what is open in this channel" reads take a per-channel lock first.
+of connections.  The SQL is the table families' shared SQL
+(:mod:`bot.storage.core.sql`): :class:`~bot.storage.postgres.transaction.PostgresTransaction`
+runs it with its statement primitives at once on
+:class:`~bot.storage.postgres.database.PgDatabase`, a small aiosqlite-like facade over an
+asyncpg connection that rewrites the SQLite text for PostgreSQL; the only dialect
+differences in the SQL itself are the explicit overrides of that transaction class.
 
 Concurrency across processes.  Transactions are READ COMMITTED.  Every
 action reads its channel's match (or chouette) through
@@ -62,236 +53,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import random
-import re
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
 
-from bot.storage.interface import (
+from bot.storage.core.errors import (
     RetryableConflict,
     StaleVersionError,
     StorageBusy,
     StorageCommitUnknown,
     StorageUnavailable,
-    Transaction,
-    UserRow,
-    clean_name,
 )
-from bot.storage.sqlite import SqliteTransaction, migrations, now
+from bot.storage.core.sql import now
+from bot.storage.interface import Transaction
+from bot.storage.postgres.database import PgDatabase, pg_migrations
+from bot.storage.postgres.transaction import PostgresTransaction
 
 T = TypeVar("T")
 
-_MIGRATION_RE = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-_PARAM_RE = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
-_INSERT_RE = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
-_IDENTITY_RE = re.compile(
-    r"CREATE\s+TABLE\s+(\w+)\s*\(\s*id\s+BIGINT\s+GENERATED\b", re.IGNORECASE)
-_STATUS_COUNT_RE = re.compile(r"(\d+)$")
 _SLOT_CONSTRAINTS = frozenset({"events_pkey", "games_match_id_number_key"})
 """Another process wrote this event / game number first: the action is stale."""
 MIGRATION_LOCK = -0x62676274  # advisory lock key of the migrations ("bgbt", negated)
-
-
-def pg_migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) of every PostgreSQL migration, in order."""
-    return migrations("postgres")
-
-
-@functools.cache
-def identity_tables() -> frozenset[str]:
-    """Tables whose ``id`` is an identity column (an INSERT returns it)."""
-    return frozenset(name for _, _, sql in pg_migrations() for name in _IDENTITY_RE.findall(sql))
-
-
-@functools.lru_cache(maxsize=1024)
-def translate(sql: str) -> tuple[str, tuple[str, ...]]:
-    """SQLite parameter style to PostgreSQL: the new text and the parameter names.
-
-    ``?`` become ``$1, $2, ...`` in order (names are empty); ``:name`` become
-    ``$k`` with one number per distinct name (names list them by number).
-    """
-    names: list[str] = []
-    count = 0
-
-    def number(match: re.Match[str]) -> str:
-        nonlocal count
-        name = match.group(1)
-        if name is None:
-            count += 1
-            return f"${count}"
-        if name not in names:
-            names.append(name)
-        return f"${names.index(name) + 1}"
-
-    text = _PARAM_RE.sub(number, sql)
-    if count and names:
-        raise ValueError("mixed ? and :name parameters in one statement")
-    return text, tuple(names)
-
-
-def _value(value: Any) -> Any:
-    return int(value) if isinstance(value, bool) else value
-
-
-def _arguments(params: Sequence[Any] | Mapping[str, Any], names: tuple[str, ...]) -> list[Any]:
-    if names:
-        if not isinstance(params, Mapping):
-            raise TypeError("named parameters need a mapping")
-        return [_value(params[n]) for n in names]
-    if isinstance(params, Mapping):
-        raise TypeError("positional parameters need a sequence")
-    return [_value(v) for v in params]
-
-
-class PgCursor:
-    """What an aiosqlite cursor offers the shared SQL code."""
-
-    def __init__(self, rows: Sequence[asyncpg.Record], rowcount: int,
-                 lastrowid: int | None = None) -> None:
-        self._rows = list(rows)
-        self.rowcount = rowcount
-        self.lastrowid = lastrowid
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        return self._rows[0] if self._rows else None
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        return list(self._rows)
-
-    async def __aenter__(self) -> PgCursor:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class _Pending:
-    """``db.execute(...)`` is awaited or used as ``async with``, like aiosqlite."""
-
-    def __init__(self, db: PgDatabase, sql: str, params: Any) -> None:
-        self._db, self._sql, self._params = db, sql, params
-
-    def __await__(self) -> Generator[Any, None, PgCursor]:
-        return self._db.run(self._sql, self._params).__await__()
-
-    async def __aenter__(self) -> PgCursor:
-        return await self._db.run(self._sql, self._params)
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class PgDatabase:
-    """An aiosqlite-like facade over an asyncpg connection (or a pool).
-
-    Used by the shared transaction code, and by tools and tests that run ad-hoc
-    SQL written with ``?`` parameters on either backend.
-    """
-
-    def __init__(self, conn: asyncpg.Connection | asyncpg.Pool) -> None:
-        self.conn = conn
-
-    def execute(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> _Pending:
-        return _Pending(self, sql, params)
-
-    async def run(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> PgCursor:
-        text, names = translate(sql)
-        args = _arguments(params, names)
-        if text.lstrip()[:4].upper() in ("SELE", "WITH") or " RETURNING " in text.upper():
-            rows = await self.conn.fetch(text, *args)
-            return PgCursor(rows, len(rows))
-        insert = _INSERT_RE.match(text)
-        if insert and insert.group(1).lower() in identity_tables() \
-                and "RETURNING" not in text.upper():
-            row = await self.conn.fetchrow(text + " RETURNING id", *args)
-            return PgCursor([], 1 if row else 0, int(row[0]) if row else None)
-        status = await self.conn.execute(text, *args)
-        found = _STATUS_COUNT_RE.search(status or "")
-        return PgCursor([], int(found.group(1)) if found else -1)
-
-    async def executemany(self, sql: str,
-                          seq: Sequence[Sequence[Any] | Mapping[str, Any]]) -> None:
-        text, names = translate(sql)
-        rows = [_arguments(params, names) for params in seq]
-        if rows:
-            await self.conn.executemany(text, rows)
-
-
-def _alias_board_sql(sql: str) -> str:
-    """PostgreSQL 15 wants an alias on the UNION ALL subquery of the leaderboard."""
-    old = "SELECT black_id FROM matches WHERE guild_id = :g AND status = 'finished')"
-    if old not in sql:  # the shared SQL changed: make the difference visible at import
-        raise RuntimeError("bot.storage.sqlite leaderboard SQL changed; "
-                           "update bot/storage/postgres.py")
-    return sql.replace(old, old + " AS finished_sides")
-
-
-class PostgresTransaction(SqliteTransaction):
-    """The shared repository operations on a PostgreSQL transaction."""
-
-    BOARD_SQL = _alias_board_sql(SqliteTransaction.BOARD_SQL)
-
-    def __init__(self, db: PgDatabase) -> None:
-        super().__init__(cast(Any, db))
-        self.pg = db
-        self._channels_locked: set[int] = set()
-
-    # The primitives run at once: asyncpg has no batch of mixed statements.
-    async def _all(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
-                   ) -> list[Any]:
-        return await (await self.pg.run(sql, params)).fetchall()
-
-    async def _cursor(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
-        cur = await self.pg.run(sql, params)
-        return cur.rowcount, cur.lastrowid
-
-    async def _write(self, sql: str, params: Sequence[Any] = ()) -> None:
-        await self.pg.run(sql, params)
-
-    async def _write_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self.pg.executemany(sql, rows)
-
-    async def _write_checked(self, sql: str, params: Sequence[Any], error: str,
-                             retry: bool = False) -> None:
-        if (await self.pg.run(sql, params)).rowcount != 1:
-            raise RetryableConflict(error) if retry else StaleVersionError(error)
-
-    async def lock_channel(self, channel_id: int) -> None:
-        """The channel's advisory lock until the transaction ends (taken once)."""
-        if channel_id not in self._channels_locked:
-            await self.pg.run("SELECT pg_advisory_xact_lock(?)", (channel_id,))
-            self._channels_locked.add(channel_id)
-
-    async def open_match_in_channel(self, channel_id: int) -> Any:
-        await self.lock_channel(channel_id)
-        return await super().open_match_in_channel(channel_id)
-
-    async def latest_match_in_channel(self, channel_id: int) -> Any:
-        await self.lock_channel(channel_id)
-        return await super().latest_match_in_channel(channel_id)
-
-    async def open_chouette_in_channel(self, channel_id: int) -> Any:
-        await self.lock_channel(channel_id)
-        return await super().open_chouette_in_channel(channel_id)
-
-    async def upsert_user(self, user_id: int, name: str, is_bot: bool = False) -> None:
-        # Read first: an upsert locks the user's row until commit even when the
-        # name is unchanged, which would serialise (and could deadlock) the
-        # actions of one user in several channels.
-        known: UserRow | None = await self.get_user(user_id)
-        if known is None or known.name != clean_name(name, user_id):
-            await super().upsert_user(user_id, name, is_bot)
-
-    async def leaderboard_count(self, guild_id: int, order: str) -> int:
-        row = await self._one(f"SELECT COUNT(*) FROM ({self.BOARD_SQL}"
-                              f"{self._FILTERS.get(order, '')}) AS board",
-                              {"g": guild_id})
-        return int(row[0]) if row else 0
 
 
 _CONNECTION_ERRORS: tuple[type[BaseException], ...] = (

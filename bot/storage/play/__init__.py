@@ -1,0 +1,2 @@
+"""Matches and money sessions, their games and the games' events (the tables ``matches``,
+``games`` and ``events``)."""

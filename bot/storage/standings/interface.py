@@ -1,0 +1,16 @@
+"""The leaderboard and player stats: the calls."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class StandingsTransaction(Protocol):
+    """The leaderboard and player stats inside one transaction."""
+
+    async def leaderboard(self, guild_id: int, order: str, limit: int,
+                          offset: int) -> list[dict[str, Any]]: ...
+
+    async def leaderboard_count(self, guild_id: int, order: str) -> int: ...
+
+    async def user_stats(self, guild_id: int, user_id: int) -> dict[str, Any]: ...

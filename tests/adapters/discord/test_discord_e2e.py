@@ -301,7 +301,7 @@ async def test_unexpected_error_is_logged_and_apologised(fake: FakeDiscord, host
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the database caught fire")
 
-    monkeypatch.setattr(bot.service.play.watch, "board", broken)
+    monkeypatch.setattr(bot.service.watch, "board", broken)
     record = await fake.slash(alice, "board")
     assert "Sorry, something went wrong" in await private(record)
     errors = [r for r in logs.records if r.levelno >= logging.ERROR]
@@ -315,13 +315,13 @@ async def test_slow_service_calls_are_deferred(fake: FakeDiscord, host: Host,
     alice, bob, _ = users(fake)
     bot = await host.start()
     await start_game(fake, alice, bob, stake=1)
-    real_board = bot.service.play.watch.board
+    real_board = bot.service.watch.board
 
     async def slow(*args: object, **kwargs: object) -> object:
         await asyncio.sleep(0.3)
         return await real_board(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(bot.service.play.watch, "board", slow)
+    monkeypatch.setattr(bot.service.watch, "board", slow)
     monkeypatch.setattr(bot.presenter, "defer_after", 0.05)
     record = await fake.slash(bob, "board")
     assert await record.acknowledged() == 5  # deferred ("thinking"), privately

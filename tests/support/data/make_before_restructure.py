@@ -2,7 +2,7 @@
 host's restructuring (commit d77e8c6, when bot/service.py was one module), run from a
 checkout of that commit:  PYTHONPATH=. python make_before_restructure.py OUT.sqlite3
 
-Kept for the record; tests/service/test_stored_state.py reads the database with today's
+Kept for the record; tests/service/core/test_stored_state.py reads the database with today's
 service.  (It imports modules that no longer exist, so nothing imports or runs it now.)
 """
 import asyncio, sys

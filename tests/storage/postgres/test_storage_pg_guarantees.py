@@ -19,7 +19,7 @@ the PostgreSQL runs are skipped with the reason when no server can be started.
   button is refused by the version check (the action applied once).
 
 The server restart and the cross-process tests are in
-tests/storage/test_storage_pg_restart.py.
+tests/storage/postgres/test_storage_pg_restart.py.
 """
 
 from __future__ import annotations

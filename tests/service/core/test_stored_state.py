@@ -19,7 +19,7 @@ from bot.service.core.state import MatchState
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
 
-DATA = Path(__file__).resolve().parents[1] / "support" / "data" / "before_restructure.sqlite3"
+DATA = Path(__file__).resolve().parents[2] / "support" / "data" / "before_restructure.sqlite3"
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
 
 

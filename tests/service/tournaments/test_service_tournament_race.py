@@ -20,7 +20,7 @@ from bot.storage.interface import MatchStatus, TournamentStatus
 from bot.storage.sqlite import SqliteStorage
 from engine.tournament import Reason
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def _race(storage: Any, db: str, tmp_path: Path) -> None:

@@ -352,7 +352,7 @@ async def test_the_match_end_offers_its_analysis_with_the_error_rates(
         tmp_path: Path, ai: AIRunner) -> None:
     """The automatic summary has no error rates (nothing is analysed unasked); the end of
     the match offers the analysis, whose summary has them.  Without the AI the button is
-    not shown (tests/service/test_table_play.py: Rematch alone)."""
+    not shown (tests/service/play/test_table_play.py: Rematch alone)."""
     service = await _service(tmp_path, ai, GAMES + OPENING)
     ok(await service.challenge(HERE, ALICE, BOB, length=1))
     ok(await service.accept(HERE, BOB))

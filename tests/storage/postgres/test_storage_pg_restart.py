@@ -12,7 +12,7 @@
 
 Run as a script, this file is one bot process of the cross-process test::
 
-    python tests/storage/test_storage_pg_restart.py DB GO_FILE CHANNEL...
+    python tests/storage/postgres/test_storage_pg_restart.py DB GO_FILE CHANNEL...
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
 from bot.storage.interface import LedgerEntry, StorageCommitUnknown, StorageError, Transaction
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GUILD = 4
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
 

@@ -121,7 +121,8 @@ class GameService:
         self.tournaments = Tournaments(self.runner, self.challenges, self.config,
                                        self.tournament_play, settings=self.settings)
         self.tournament_admin = TournamentAdmin(self.runner, self.tournaments, self.config)
-        self.tournament_info = TournamentInfo(self.runner, self.config)
+        self.tournament_info = TournamentInfo(self.runner, self.config,
+                                              settings=self.settings)
         self.endings.match_ended.append(self.tournament_play.match_ended)
 
     def _seating(self, row: MatchRow) -> Seating:

@@ -47,3 +47,13 @@ def notice_text(line: Notice) -> str:
     """A notice in Discord markup: a :class:`Mention` notifies its user (channels and roles
     are links that notify nobody)."""
     return "".join(part_text(p) for p in line)
+
+
+def has_role(member: discord.Member, role: RoleMention | None) -> bool:
+    """Whether ``member`` has ``role`` (by id; a role the operator's config names only by
+    name, by name)."""
+    if role is None:
+        return False
+    if role.role_id is not None:
+        return any(r.id == role.role_id for r in member.roles)
+    return bool(role.name) and any(r.name == role.name for r in member.roles)

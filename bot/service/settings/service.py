@@ -196,7 +196,8 @@ class SettingsService:
             return Reply.refuse(f"That value is too long: {setting.key} takes "
                                 f"{setting.kind.allowed}.")
         try:
-            parsed = setting.kind.parse(value, names or ByIds(place.channel_id))
+            here = place.parent_id or place.channel_id  # (in a thread: its channel)
+            parsed = setting.kind.parse(value, names or ByIds(here))
         except SettingError as error:
             return Reply.refuse(f"{setting.key} {error}. Nothing was changed.")
         if setting.key == "ai" and parsed and not self.ai_available:

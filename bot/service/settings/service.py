@@ -194,7 +194,7 @@ class SettingsService:
             return Reply.refuse(unknown(key))
         if len(value) > MAX_VALUE_TEXT:
             return Reply.refuse(f"That value is too long: {setting.key} takes "
-                                f"{setting.kind.allowed}.")
+                                f"{setting.kind.allowed}. Nothing was changed.")
         try:
             here = place.parent_id or place.channel_id  # (in a thread: its channel)
             parsed = setting.kind.parse(value, names or ByIds(here))

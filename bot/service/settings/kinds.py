@@ -21,7 +21,7 @@ from bot.service.core.values import MAX_ID
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
 
-MAX_CHANNELS = 25
+MAX_CHANNELS = 20
 """Channels a list may name (games, tournaments)."""
 _QUOTE = 40
 

@@ -160,9 +160,7 @@ class SettingsService:
         if settings.ignored:
             lines.append(notice("ignored (no longer valid, the operator's default applies): "
                                 + ", ".join(settings.ignored)))
-        head = ("Settings of this server. /settings set key value changes one, /settings "
-                "reset key goes back to the operator's default, /settings show key says "
-                "what a key takes; /rules shows every rule option of a new game.")
+        head = "This server's settings (/settings show key: what one takes):"
         return Reply(ok=True, text=head, ephemeral=True, notify=tuple(lines))
 
     def line(self, settings: ServerSettings, setting: Setting) -> Notice:
@@ -246,6 +244,8 @@ class SettingsService:
                 return Reply(ok=True, text="", ephemeral=True, notify=(notice(
                     setting.key, " is not set here: it is the operator's default, ",
                     *setting.kind.show(default), ". Nothing changed."),))
+            if setting.rule:  # the others may need the server's value of this one
+                check_rules(setting, {**before.rules, setting.rule: default})
             values = {k: v for k, v in row.values.items() if k != setting.key}
             after = self.build(values, row.version + 1)
             await tx.write_guild_settings(row, values, updated_by=actor.id)

@@ -94,7 +94,7 @@ def test_the_defaults_are_the_operator_s_config() -> None:
 async def test_show_says_where_each_value_comes_from(tmp_path: Path) -> None:
     service = await make(tmp_path)
     shown = await service.settings_show(HERE, ADMIN)
-    assert shown.ok and shown.ephemeral and "/settings set key value" in shown.text
+    assert shown.ok and shown.ephemeral and "/settings show key" in shown.text
     text = lines(shown)
     assert "variant: french (default)" in text and "threads: off (default)" in text
     assert "ai: off (default) (the bot's operator runs no AI)" in text
@@ -113,6 +113,31 @@ async def test_show_says_where_each_value_comes_from(tmp_path: Path) -> None:
     assert lines(one)[2] == (f"Allowed: all, or up to {MAX_CHANNELS} channels of this server "
                              "named as #channel (\"here\": this channel).")
     assert lines(one)[3] == "The operator's default: all channels."
+
+
+async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
+    """Every key at its longest value (20 channels of 19-digit ids twice, every rule option
+    set): /settings show still fits Discord's 2000 characters, channels as ``<#id>``."""
+    from bot.adapters.discord.presenter import MAX_CONTENT, private_text
+
+    service = await make(tmp_path, Config())
+    big = 1_234_567_890_123_456_789
+    channels = " ".join(str(big + i) for i in range(MAX_CHANNELS))
+    for key, value in (("game_channels", channels), ("tournament_channels", channels),
+                       ("organiser_role", str(big)), ("tournament_announcements", str(big)),
+                       ("analysis_announcements", str(big)),
+                       ("claim_after_minutes", "29.999d")):
+        assert (await put(service, key, value)).ok
+    for setting in SETTINGS:
+        if setting.rule:
+            for value in sorted(setting.kind.choices(), key=len, reverse=True):
+                if (await put(service, setting.key, value)).ok:
+                    break  # (the longest value the other options allow)
+            else:
+                raise AssertionError(setting.key)
+    shown = await service.settings_show(HERE, ADMIN)
+    assert len(shown.notify) == len([s for s in SETTINGS if not s.rule]) + 1
+    assert len(private_text(shown)) <= MAX_CONTENT
 
 
 async def test_each_change_says_what_changed(tmp_path: Path) -> None:
@@ -164,9 +189,9 @@ REFUSALS = [
     ("reminder_minutes", "8d", "a time from 1 minute to 7 days"),
     ("claim_after_minutes", "0", "claim_after_minutes must be a time from 1 minute to 30 days"),
     ("claim_after_minutes", "²", "not '²'"),
-    ("game_channels", "", "game_channels must be all, or up to 25 channels"),
+    ("game_channels", "", "game_channels must be all, or up to 20 channels"),
     ("game_channels", "#lobby", "'#lobby' is not a channel of this server"),
-    ("tournament_channels", " ".join(map(str, range(1, 27))), "up to 25 channels"),
+    ("tournament_channels", " ".join(map(str, range(1, 22))), "up to 20 channels"),
     ("organiser_role", "@everyone", "organiser_role must be a role of this server named as "
                                     "@role, or none (only members with Manage Server);"),
     ("tournament_announcements", "70 71", "must be a channel of this server named as "
@@ -192,6 +217,20 @@ async def test_a_refusal_lists_the_allowed_values_and_stores_nothing(
     assert not reply.ok and reply.ephemeral and said in reply.text, reply.text
     assert reply.text.endswith("Nothing was changed.")
     assert await stored(service) == GuildSettingsRow(HERE.guild_id, {}, 0)
+
+
+async def test_a_reset_the_other_rule_options_refuse_changes_nothing(tmp_path: Path) -> None:
+    service = await make(tmp_path, Config(game=GameConfig(rules={"cube": False})))
+    assert (await put(service, "rules.cube", "on")).ok
+    assert (await put(service, "rules.beavers", "on")).ok
+    reply = await service.settings_reset(HERE, ADMIN, "rules.cube", manage_server=True)
+    assert not reply.ok and reply.text == (
+        "rules.cube can't be off with the other rule options in force here: Rule option "
+        "'beavers' needs the cube: set cube to on. Nothing was changed.")
+    assert (await stored(service)).version == 2
+    assert (await service.settings_reset(HERE, ADMIN, "beavers", manage_server=True)).ok
+    assert (await service.settings_reset(HERE, ADMIN, "cube", manage_server=True)).ok
+    assert (await service.server_settings(HERE.guild_id)).rules["cube"] is False
 
 
 async def test_every_key_refuses_a_value_it_does_not_take(tmp_path: Path) -> None:

@@ -173,3 +173,28 @@ async def test_the_servers_that_set_a_key(storage: Any) -> None:
     async with storage.snapshot() as tx:
         found = await tx.guilds_with_setting("reminder_minutes")
     assert found == [(1, 10.0), (3, 0.0)]
+
+
+async def test_migrate_sqlite_copies_the_settings(tmp_path: Path, pg_url: str) -> None:
+    """``python -m bot migrate-sqlite`` copies guild_settings with the rest, big ids exact."""
+    from bot.storage.postgres import PostgresStorage
+    from bot.storage.sqlite_to_postgres import copy, verify
+
+    source = SqliteStorage(tmp_path / "db.sqlite3")
+    await source.open()
+    values = {"game_channels": [GUILD + 1, 2**63 - 1], "threads": False,
+              "reminder_minutes": 12.5}
+    async with source.transaction() as tx:
+        written = await tx.write_guild_settings(GuildSettingsRow(GUILD, {}, 0), values,
+                                                updated_by=2**62)
+    target = PostgresStorage(pg_url, pool_size=2)
+    await target.open()
+    try:
+        copied = await copy(source, target)
+        assert copied["guild_settings"] == 1
+        assert not (await verify(source, target)).problems
+        async with target.snapshot() as tx:
+            assert await tx.guild_settings(GUILD) == written
+    finally:
+        await target.close()
+        await source.close()

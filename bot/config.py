@@ -8,6 +8,10 @@ message as one line and exits with status 2.
 
 The Discord token is never stored in the repository: it comes from the
 ``DISCORD_TOKEN`` environment variable, or from ``discord.token`` in the file.
+
+The game defaults here (variant, rule options, threads, the AI and its level, the reminder
+and claim times, the organiser role) are the operator's: each server may set its own with
+``/settings`` (:mod:`bot.service.settings`), and a server that sets nothing follows these.
 """
 
 from __future__ import annotations

@@ -31,7 +31,16 @@ from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
 from bot.config import Config
 from bot.service.core.boot import storage_for, where
-from bot.service.core.replies import Action, Picture, PictureKind, Reply, plain
+from bot.service.core.replies import (
+    Action,
+    ChannelMention,
+    Notice,
+    Picture,
+    PictureKind,
+    Reply,
+    RoleMention,
+    plain_part,
+)
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
 from engine.rules import whole_number
@@ -61,6 +70,9 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /chouette join | leave [confirm] | start | suggest TEXT | status
   /tournament create|join|leave|start|status|list|bracket|result|claim|confirm|remove|
               pause|resume|cancel        (type /tournament for the options)
+  /settings [show [KEY]] | set KEY VALUE | reset KEY   this server's own defaults (variant,
+                       rules.<option>, threads, game_channels, ai, reminder_minutes ...; in
+                       the console everyone may change them; channels as #name)
   /rules  /help  /channel NAME  /quit
   /demo                plays on with the first legal play each turn: to the end of the
                        match, or of the current game in money play and chouettes"""
@@ -121,6 +133,11 @@ def channel_id(name: str) -> int:
     return 2_000_000 + zlib.crc32(name.strip().lower().encode())
 
 
+def role_id(name: str) -> int:
+    """A stable id for a console role name (a setting such as organiser_role)."""
+    return 3_000_000 + zlib.crc32(name.strip().lower().encode())
+
+
 _EXAMPLE_LIMIT = 40
 """The most of a typed command quoted back in an example."""
 
@@ -135,6 +152,7 @@ class Console:
     names: dict[int, str] = field(default_factory=dict)
     counter: int = 0
     channel_names: list[str] = field(default_factory=lambda: ["table"])
+    role_names: dict[int, str] = field(default_factory=dict)
 
     @property
     def place(self) -> Place:
@@ -148,12 +166,32 @@ class Console:
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
 
+    def channel_name(self, channel: int) -> str:
+        return next((n for n in self.channel_names if channel_id(n) == channel), str(channel))
+
+    def text_of(self, line: Notice) -> str:
+        """A notice as the console writes it: ``@name`` for users and roles, ``#name``
+        for channels."""
+        out = []
+        for part in line:
+            if isinstance(part, ChannelMention):
+                out.append("#" + self.channel_name(part.channel_id))
+            elif isinstance(part, RoleMention) and part.role_id is not None:
+                out.append("@" + self.role_names.get(part.role_id, part.name
+                                                     or str(part.role_id)))
+            else:
+                out.append(plain_part(part))
+        return "".join(out)
+
     async def show(self, reply: Reply) -> None:
         if not reply.ok:
             ref = reply.channel_ref
             link = "" if ref is None else " #" + next(
                 (n for n in self.channel_names if channel_id(n) == ref), str(ref))
-            self.say(f"  (only you see this) {reply.text}{link}")
+            if reply.text or link:
+                self.say(f"  (only you see this) {reply.text}{link}")
+            for line in reply.notify:
+                self.say(f"  (only you see this) {self.text_of(line)}")
             return
         if reply.channel_ref is not None and reply.channel_ref != self.place.channel_id:
             self.say("  (in #" + next((n for n in self.channel_names
@@ -180,7 +218,7 @@ class Console:
                 item.position_id) else ""
             self.say(f"  board image: {path}{ids}")
         for line in reply.notify:
-            self.say(plain(line))
+            self.say(self.text_of(line))
         if reply.buttons:
             unknown = {u for b in reply.buttons for u in b.users} - set(self.names)
             self.names.update(await self.service.user_names(unknown))
@@ -430,6 +468,24 @@ class Console:
             await self.show(await s.analyze(self.place, actor, number, depth,
                                             whole_match=whole_match))
 
+        async def settings(actor: Actor, rest: str) -> None:
+            # Everyone may change the settings in the console (it is one person's table).
+            sub, _, text = rest.strip().partition(" ")
+            sub, text = sub.lower(), text.strip()
+            key, _, value = text.partition(" ")
+            if sub in ("", "show"):
+                await self.show(await s.settings_show(self.place, actor, text or None))
+            elif sub == "set" and key and value.strip():
+                await self.show(await s.settings_set(self.place, actor, key, value.strip(),
+                                                     manage_server=True,
+                                                     names=ConsoleNames(self)))
+            elif sub == "reset" and key and not value:
+                await self.show(await s.settings_reset(self.place, actor, key,
+                                                       manage_server=True))
+            else:
+                self.say("  (only you see this) /settings show [KEY] | /settings set KEY VALUE "
+                         "| /settings reset KEY (e.g. /settings set threads off)")
+
         async def replay(actor: Actor, rest: str) -> None:
             word = rest.strip()
             number = whole_number(word)
@@ -444,6 +500,7 @@ class Console:
             "analyze": analyze, "demo": demo, "chouette": chouette, "replay": replay,
             "history": history,  # issue 19 item 11
             "tournament": lambda actor, rest: tournament(self, actor, rest, channel_id),
+            "settings": settings,
         }
 
     async def demo(self, limit: int = 2000) -> None:
@@ -483,6 +540,31 @@ class Console:
                 self.say("  /demo stops at the end of the game (money play and chouettes go "
                          "on game after game): /demo again plays the next one.")
                 return
+
+
+class ConsoleNames:
+    """Channels and roles as the console names them: ``#name`` (or ``here``) and
+    ``@name``."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def channel(self, word: str) -> int | None:
+        name = word.strip().removeprefix("#")
+        if name.lower() == "here":
+            return self.console.place.channel_id
+        if not name or len(name) > 100:
+            return None
+        if name not in self.console.channel_names:
+            self.console.channel_names.append(name)
+        return channel_id(name)
+
+    def role(self, word: str) -> int | None:
+        name = word.strip().removeprefix("@")
+        if not name or len(name) > 100:
+            return None
+        self.console.role_names[role_id(name)] = name
+        return role_id(name)
 
 
 def game_number(text: str) -> tuple[int | None, bool]:

@@ -14,6 +14,8 @@ the features on one storage:
   :mod:`bot.service.posted` -- the game numbers, /verify, /export and /history; the
   leaderboard and player cards; replays and graphs; hints and analysis; the rules in
   force; the messages whose buttons a later action retires;
+* :mod:`bot.service.settings` -- each server's own defaults (``/settings``) over the
+  operator's config, read by the features above;
 * the action table (:mod:`bot.service.actions`) through which buttons, the AI and the
   console act, and the AI's turns (:mod:`bot.service.ai_turns`).
 
@@ -53,6 +55,9 @@ from bot.service.play.watch import Watch
 from bot.service.posted.service import PostedMessages
 from bot.service.records.service import Records
 from bot.service.rules.service import RuleBook
+from bot.service.settings.kinds import Names
+from bot.service.settings.service import SettingsService
+from bot.service.settings.table import ServerSettings
 from bot.service.standings.service import Standings
 from bot.service.tournaments.admin import TournamentAdmin
 from bot.service.tournaments.info import BracketPicture, TournamentInfo
@@ -92,11 +97,14 @@ class GameService:
         self.runner = ActionRunner(storage, new_seed=dice_seed, dice=dice,
                                    clock=clock or (lambda: datetime.now(UTC)),
                                    seating=self._seating, analysis=ai is not None)
+        self.settings = SettingsService(storage, self.config, ai_available=ai is not None)
         self.endings = Endings(self.runner)
         self.autoplay = AutoPlay(self.endings)
-        self.challenges = Challenges(self.runner, self.autoplay, self.endings, self.config, ai)
+        self.challenges = Challenges(self.runner, self.autoplay, self.endings, self.config, ai,
+                                     settings=self.settings)
         self.commands = Commands(self.runner, self.autoplay, self.endings, self.config)
-        self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config)
+        self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config,
+                                       settings=self.settings)
         self.watch = Watch(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
         self.analysis = Analysis(self.runner, self.config, ai)
@@ -104,15 +112,17 @@ class GameService:
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
                                  self.sessions, self.analysis)
         self.ai_turns = AITurns(self.runner, self.table, ai)
-        self.reminders = Reminders(self.runner, self.config)
+        self.reminders = Reminders(self.runner, self.config, settings=self.settings)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
         self.chouette = ChouetteService(self.runner, self.autoplay, self.endings,
-                                        self.chouette_seating, self.config)
+                                        self.chouette_seating, self.config,
+                                        settings=self.settings)
         self.tournament_play = TournamentPlay(self.runner, self.challenges, self.config)
         self.tournaments = Tournaments(self.runner, self.challenges, self.config,
-                                       self.tournament_play)
+                                       self.tournament_play, settings=self.settings)
         self.tournament_admin = TournamentAdmin(self.runner, self.tournaments, self.config)
-        self.tournament_info = TournamentInfo(self.runner, self.config)
+        self.tournament_info = TournamentInfo(self.runner, self.config,
+                                              settings=self.settings)
         self.endings.match_ended.append(self.tournament_play.match_ended)
 
     def _seating(self, row: MatchRow) -> Seating:
@@ -267,7 +277,8 @@ class GameService:
     @functools.cached_property
     def rulebook(self) -> RuleBook:
         """/rules: the options in force here."""
-        return RuleBook(self.storage, self.config, ai=self.ai is not None)
+        return RuleBook(self.storage, self.config, ai=self.ai is not None,
+                        settings=self.settings)
 
     async def history(self, place: Place, actor: Actor, game: int | None = None) -> Reply:
         """The moves, dice and cube actions of game ``game`` here (None: the whole match)."""
@@ -428,3 +439,29 @@ class GameService:
         without buttons: the reply's buttons (for the version after this note) go on it, and
         the challenge's answer retires them however it comes."""
         return await guarded(self.posted.challenge_posted(place, actor, expect, message_id))
+
+    # ------------------------------------ /settings: each server's own defaults (issue 29)
+
+    async def server_settings(self, guild_id: int) -> ServerSettings:
+        """The settings in force in ``guild_id`` (its own, else the operator's), from memory
+        when read lately; the operator's defaults while the database is away.  Also the
+        accessor of the settings other features read (``analysis_announcements`` ...)."""
+        try:
+            return await self.settings.of(guild_id)
+        except StorageError as error:
+            log.warning("the settings of server %s could not be read: %s", guild_id, error)
+            return self.settings.defaults()
+
+    async def settings_show(self, place: Place, actor: Actor, key: str | None = None) -> Reply:
+        return await guarded(self.settings.show(place, actor, key))
+
+    async def settings_set(self, place: Place, actor: Actor, key: str, value: str, *,
+                           manage_server: bool, names: Names | None = None) -> Reply:
+        """``manage_server``: the interaction itself says the actor has Manage Server;
+        ``names``: how the adapter names channels and roles."""
+        return await guarded(self.settings.set(place, actor, key, value,
+                                               manage_server=manage_server, names=names))
+
+    async def settings_reset(self, place: Place, actor: Actor, key: str, *,
+                             manage_server: bool) -> Reply:
+        return await guarded(self.settings.reset(place, actor, key, manage_server=manage_server))

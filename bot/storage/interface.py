@@ -3,9 +3,10 @@
 The service only talks to :class:`Storage` and :class:`Transaction`.  Each table family
 keeps its rows, its protocol and its SQL in a folder of its own -- :mod:`.play` (matches,
 games, events), :mod:`.chouette`, :mod:`.tournaments`, :mod:`.players` (users, ratings,
-the ledger), :mod:`.standings` (the leaderboard, player stats) -- and :class:`Transaction`
-is their union.  The SQL is written once, shared by the two backends that run it:
-:mod:`bot.storage.sqlite` (the default) and :mod:`bot.storage.postgres`.  Every service
+the ledger), :mod:`.standings` (the leaderboard, player stats), :mod:`.settings` (each
+server's own settings) -- and :class:`Transaction` is their union.  The SQL is written
+once, shared by the two backends that run it: :mod:`bot.storage.sqlite` (the default) and
+:mod:`bot.storage.postgres`.  Every service
 operation runs inside exactly one transaction.
 
 The row types and errors are re-exported here: this module is the storage's public face.
@@ -46,6 +47,7 @@ from bot.storage.play.interface import (
     PlayTransaction,
 )
 from bot.storage.players.interface import LedgerEntry, PlayersTransaction, RatingRow, UserRow
+from bot.storage.settings.interface import GuildSettingsRow, SettingsTransaction
 from bot.storage.standings.interface import StandingsTransaction
 from bot.storage.tournaments.interface import (
     TournamentRow,
@@ -55,7 +57,8 @@ from bot.storage.tournaments.interface import (
 
 __all__ = [
     "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "ChouetteMemberRow",
-    "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow", "GameStatus", "LedgerEntry",
+    "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow", "GameStatus", "GuildSettingsRow",
+    "LedgerEntry",
     "MatchRow", "MatchStatus", "RatingRow", "RetryableConflict", "StaleVersionError",
     "Storage", "StorageBusy", "StorageCommitUnknown", "StorageError", "StorageUnavailable",
     "TournamentRow", "TournamentStatus", "Transaction", "UserRow", "check_int64", "clean_name",
@@ -65,7 +68,7 @@ T = TypeVar("T")
 
 
 class Transaction(PlayTransaction, ChouetteTransaction, TournamentTransaction,
-                  PlayersTransaction, StandingsTransaction, Protocol):
+                  PlayersTransaction, StandingsTransaction, SettingsTransaction, Protocol):
     """Operations inside one transaction, of every table family.  All or nothing is
     committed."""
 

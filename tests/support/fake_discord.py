@@ -54,15 +54,19 @@ class User:
     id: int
     name: str
     bot: bool = False
+    permissions: int = ALL_PERMISSIONS
+    """The member's permissions as an interaction carries them (``member.permissions``)."""
+    roles: list[int] = field(default_factory=list)
+    """The member's roles (ids of :meth:`FakeDiscord.add_role`)."""
 
     def json(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name, "global_name": self.name,
                 "discriminator": "0", "avatar": None, "bot": self.bot, "public_flags": 0}
 
     def member(self) -> dict[str, Any]:
-        return {"user": self.json(), "roles": [], "joined_at": now(), "deaf": False,
-                "mute": False, "flags": 0, "nick": None, "avatar": None,
-                "permissions": str(ALL_PERMISSIONS)}
+        return {"user": self.json(), "roles": [str(r) for r in self.roles],
+                "joined_at": now(), "deaf": False, "mute": False, "flags": 0, "nick": None,
+                "avatar": None, "permissions": str(self.permissions)}
 
     @property
     def mention(self) -> str:
@@ -205,6 +209,10 @@ class FakeDiscord:
                               "guild_id": str(self.guild_id), "position": 0,
                               "permission_overwrites": [], "nsfw": False,
                               "rate_limit_per_user": 0, "topic": None, "parent_id": None}}
+        self.roles: dict[int, dict[str, Any]] = {}
+        """The guild's roles besides @everyone (:meth:`add_role`)."""
+        self.everyone_permissions = ALL_PERMISSIONS
+        """The @everyone role's permissions (a member's guild permissions start there)."""
         self.interactions: dict[str, Interaction] = {}
         self.syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.commands: dict[str, dict[str, Any]] = {}
@@ -226,6 +234,25 @@ class FakeDiscord:
         user = User(self.snowflake(), name)
         self.users[user.id] = user
         return user
+
+    def add_channel(self, name: str) -> int:
+        """Another text channel of the guild (before the bot connects: GUILD_CREATE
+        lists it); its id."""
+        channel_id = self.snowflake()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": 0, "name": name, "guild_id": str(self.guild_id),
+            "position": len(self.channels), "permission_overwrites": [], "nsfw": False,
+            "rate_limit_per_user": 0, "topic": None, "parent_id": None}
+        return channel_id
+
+    def add_role(self, name: str, permissions: int = 0) -> int:
+        """A role of the guild (before the bot connects); its id."""
+        role_id = self.snowflake()
+        self.roles[role_id] = {
+            "id": str(role_id), "name": name, "permissions": str(permissions),
+            "position": len(self.roles) + 1, "color": 0, "hoist": False, "managed": False,
+            "mentionable": True, "flags": 0}
+        return role_id
 
     @property
     def base(self) -> str:
@@ -316,8 +343,9 @@ class FakeDiscord:
             "id": str(self.guild_id), "name": "Backgammon club", "icon": None,
             "owner_id": str(next(iter(self.users), self.app_id)), "unavailable": False,
             "roles": [{"id": str(self.guild_id), "name": "@everyone",
-                       "permissions": str(ALL_PERMISSIONS), "position": 0, "color": 0,
-                       "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+                       "permissions": str(self.everyone_permissions), "position": 0,
+                       "color": 0, "hoist": False, "managed": False, "mentionable": False,
+                       "flags": 0}, *self.roles.values()],
             "channels": [c for c in self.channels.values() if c["type"] == 0],
             "threads": [], "members": [self.bot_user.member()], "member_count": 3,
             "joined_at": now(), "large": False, "features": [], "emojis": [],
@@ -419,9 +447,10 @@ class FakeDiscord:
         return record
 
     async def autocomplete(self, user: User, name: str, option: str, typed: str, *,
-                           channel: int | None = None) -> list[str]:
-        """The autocomplete choices the bot offers for ``option`` while typing ``typed``."""
-        data, _ = self._options(name, {option: typed}, focused=option)
+                           channel: int | None = None, **given: Any) -> list[str]:
+        """The autocomplete choices the bot offers for ``option`` while typing ``typed``
+        (``given``: the options already filled in)."""
+        data, _ = self._options(name, {**given, option: typed}, focused=option)
         record, payload = self._interaction(4, user, channel or self.channel_id, data)
         await self.dispatch("INTERACTION_CREATE", payload)
         await self.until(lambda: record.choices is not None)

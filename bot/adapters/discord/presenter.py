@@ -65,6 +65,14 @@ def footer(board: Board) -> str:
     return " · ".join(parts)
 
 
+def private_text(reply: Reply) -> str:
+    """A private answer (a refusal): its text with the channel it points to linked, then its
+    notice lines (channels and roles as links; a private answer notifies nobody)."""
+    link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
+    head = reply.text + link
+    return "\n".join([head] * bool(head) + [notice_text(n) for n in reply.notify])
+
+
 @dataclass
 class Outgoing:
     """A message ready to send (content, embeds, files, view)."""
@@ -234,8 +242,7 @@ class Presenter:
         message, so the channel keeps the game's history.
         """
         if not reply.ok or reply.ephemeral:
-            link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
-            await self.private(interaction, reply.text + link)
+            await self.private(interaction, private_text(reply))
             return None
         ref = reply.channel_ref
         if ref is not None and ref != interaction.channel_id:

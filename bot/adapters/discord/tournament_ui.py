@@ -17,7 +17,7 @@ import discord
 
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
 from bot.adapters.discord.host import ServiceBot
-from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip
+from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip, private_text
 from bot.service.core.replies import MessageRef, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService
@@ -110,12 +110,32 @@ async def open_pairing(client: discord.Client, service: GameService, presenter: 
             return False
         out = await presenter.build(reply)
         await thread.send(**out.kwargs())
-        await channel.send(f"{opening.title}: the match is on in {thread.mention}.",
-                           allowed_mentions=MENTION_USERS)
-        return True
     except discord.HTTPException as error:
         log.warning("cannot open the thread of %s: %s", opening.title, error)
         return False
+    server = await service.server_settings(opening.guild_id)
+    await announce(client, server.tournament_announcements, channel,
+                   f"{opening.title}: the match is on in {thread.mention}.")
+    return True
+
+
+async def announce(client: discord.Client, where: int | None,
+                   home: discord.abc.Messageable, text: str) -> None:
+    """Post a tournament announcement in the server's announcement channel ``where``
+    (``/settings set tournament_announcements``), else (or when that channel is out of
+    reach) in the tournament's channel ``home``."""
+    if where is not None:
+        try:
+            target = client.get_channel(where) or await client.fetch_channel(where)
+            if isinstance(target, discord.abc.Messageable):
+                await target.send(text, allowed_mentions=MENTION_USERS)
+                return
+        except discord.HTTPException as error:
+            log.warning("cannot post in the announcement channel %s: %s", where, error)
+    try:
+        await home.send(text, allowed_mentions=MENTION_USERS)
+    except discord.HTTPException as error:
+        log.warning("cannot post a tournament announcement: %s", error)
 
 
 async def post_notices(client: discord.Client, notices: list[tuple[int, Any]]) -> int:
@@ -141,7 +161,7 @@ async def send_signup(presenter: Presenter, interaction: discord.Interaction[Any
                       reply: Reply) -> None:
     """The public sign-up message with its Join/Leave buttons (a refusal: privately)."""
     if not reply.ok:
-        await presenter.private(interaction, reply.text)
+        await presenter.private(interaction, private_text(reply))
         return
     kwargs: dict[str, Any] = {"content": clip(reply.text, 2000),
                               "allowed_mentions": MENTION_USERS}

@@ -34,11 +34,18 @@ from bot.service.core.limits import MAX_STAKE, MAX_TEXT, check_options, quoted
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import Suggestion, TableState
-from bot.service.core.values import Actor, Place
+from bot.service.core.values import Actor, Place, bad_ids
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.endings import Endings
-from bot.storage.interface import ChouetteRow, ChouetteStatus, MatchStatus, Transaction
+from bot.service.settings.service import SettingsService, refuse_channel
+from bot.storage.interface import (
+    ChouetteRow,
+    ChouetteStatus,
+    MatchStatus,
+    StorageError,
+    Transaction,
+)
 from engine.chouette import Draw, GameStakes, Stand, Table, TableOptions, draw_seats
 from engine.errors import BackgammonError
 from engine.game import Phase
@@ -67,12 +74,15 @@ class ChouetteService:
     """The /chouette commands, on the action runner's storage, locks and dice."""
 
     def __init__(self, runner: ActionRunner, autoplay: AutoPlay, endings: Endings,
-                 seating: ChouetteSeating, config: Config) -> None:
+                 seating: ChouetteSeating, config: Config, *,
+                 settings: SettingsService) -> None:
         self.runner = runner
         self.autoplay = autoplay
         self.endings = endings
         self.seating = seating
         self.config = config
+        self.settings = settings
+        """Each server's defaults (variant, rules, where games start)."""
 
     async def _run(self, place: Place, actor: Actor, body: Body) -> Reply:
         """``body`` on the channel's chouette (or None) as one transaction."""
@@ -111,12 +121,22 @@ class ChouetteService:
                           len(asked_in))
         except Refusal as too_long:
             return Reply.refuse(str(too_long))
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
+        try:
+            server = await self.settings.of(place.guild_id)
+        except StorageError as error:
+            return Reply.refuse(str(error))
+        if not server.games_allowed(place):
+            return refuse_channel("Chouette tables don't open in this channel on this server: "
+                                  "nothing was opened.", "Games start in ",
+                                  server.game_channels)
         try:
             options = TableOptions.from_values(refusal=refusal, captain_refusal=captain_refusal,
                                                cap=cap, box_partners=box_partners, stake=stake)
-            variant_cls = get_variant(variant or self.config.game.variant)
+            variant_cls = get_variant(variant or server.variant)
             asked = dict(rules or {})
-            rule_options = RuleOptions.from_dict({**self.config.game.rules, **asked})
+            rule_options = RuleOptions.from_dict({**server.rules, **asked})
             if rule_options.beavers:
                 if "beavers" in asked:
                     return Reply.refuse("Beavers are not used in a chouette: each partner "

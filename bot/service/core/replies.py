@@ -66,17 +66,48 @@ class Mention:
     name: str = ""
 
 
-Notice = tuple[str | Mention, ...]
-"""A line that may mention users: text and :class:`Mention` parts, in order."""
+@dataclass(frozen=True, slots=True)
+class ChannelMention:
+    """A channel named so that the platform links it (Discord ``<#id>``)."""
+
+    channel_id: int
+    name: str = ""
 
 
-def notice(*parts: str | Mention) -> Notice:
+@dataclass(frozen=True, slots=True)
+class RoleMention:
+    """A server role: by id (Discord ``<@&id>``, never pinging), or only by ``name`` when
+    the id is not known (``role_id`` None: the operator's config names roles by name)."""
+
+    role_id: int | None
+    name: str = ""
+
+
+Part = str | Mention | ChannelMention | RoleMention
+"""One piece of a :data:`Notice`."""
+
+Notice = tuple[Part, ...]
+"""A line that may mention users, channels and roles: text and mention parts, in order."""
+
+
+def notice(*parts: Part) -> Notice:
     return tuple(parts)
 
 
+def plain_part(part: Part) -> str:
+    """One part as plain text: ``@name`` for a user or a role, ``#name`` for a channel."""
+    if isinstance(part, Mention):
+        return f"@{part.name or part.user_id}"
+    if isinstance(part, ChannelMention):
+        return f"#{part.name or part.channel_id}"
+    if isinstance(part, RoleMention):
+        return f"@{part.name or part.role_id}"
+    return part
+
+
 def plain(line: Notice) -> str:
-    """A notice as plain text (``@name`` for a mention)."""
-    return "".join(f"@{p.name or p.user_id}" if isinstance(p, Mention) else p for p in line)
+    """A notice as plain text (``@name`` for a mention, ``#name`` for a channel)."""
+    return "".join(plain_part(p) for p in line)
 
 
 @dataclass(frozen=True, slots=True)

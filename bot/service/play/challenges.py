@@ -20,11 +20,12 @@ from bot.service.core.replies import (
 )
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import AISeat, MatchState
-from bot.service.core.values import Actor, Expect, Place, check_id
+from bot.service.core.values import Actor, Expect, Place, bad_ids, check_id
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.endings import Endings
-from bot.storage.interface import MatchStatus, Transaction
+from bot.service.settings.service import SettingsService, refuse_channel
+from bot.storage.interface import MatchStatus, StorageError, Transaction
 from engine.errors import BackgammonError
 from engine.match import Match
 from engine.player import Player
@@ -35,6 +36,21 @@ if TYPE_CHECKING:
     from bot.ai.runner import AIRunner
 
 CHALLENGED = (MatchStatus.CHALLENGED,)
+MONEY_ONLY = ("jacoby", "beavers")
+"""Rule options of money play only: a server's default of them does not reach a match."""
+
+
+def defaults_for(rules: dict[str, Any], asked: dict[str, Any], *, match: bool) -> dict[str, Any]:
+    """The server's default rule options for a new game: in a match, without the money-play
+    options the command did not name (a server playing the Jacoby rule by default still
+    challenges to matches; naming one in a match is refused by the engine, saying why)."""
+    options = dict(rules)
+    if match:
+        named = {str(k).strip().lower().replace("-", "_") for k in asked}
+        for key in MONEY_ONLY:
+            if key not in named:
+                options[key] = False
+    return options
 
 
 def challenge_buttons(opponent: int) -> tuple[Button, ...]:
@@ -56,12 +72,14 @@ class Challenges:
     """Challenging, and answering a challenge."""
 
     def __init__(self, runner: ActionRunner, autoplay: AutoPlay, endings: Endings,
-                 config: Config, ai: AIRunner | None) -> None:
+                 config: Config, ai: AIRunner | None, *, settings: SettingsService) -> None:
         self.runner = runner
         self.autoplay = autoplay
         self.endings = endings
         self.config = config
         self.ai = ai
+        self.settings = settings
+        """Each server's defaults (variant, rules, the AI, where games start)."""
         self.ai_actor: Actor | None = None
         """The AI's user (the bot's own account in Discord): challenging it plays the AI."""
 
@@ -85,12 +103,22 @@ class Challenges:
         if opponent.is_bot and not against_ai:
             return Reply.refuse(f"{opponent.name} is a bot and can't play. To play the AI, "
                                 "challenge me (the backgammon bot) instead.")
-        if against_ai and (self.ai is None or not self.config.ai.enabled):
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
+        try:
+            server = await self.settings.of(place.guild_id)
+        except StorageError as error:
+            return Reply.refuse(str(error))
+        if not server.games_allowed(place):
+            return refuse_channel("Games don't start in this channel on this server: "
+                                  "nothing was started.", "Games start in ",
+                                  server.game_channels)
+        if against_ai and (self.ai is None or not server.ai):
             return Reply.refuse("Games against the bot are switched off on this server.")
         ai_level = None
         if against_ai:
             try:
-                ai_level = get_level(level or self.config.ai.default_level)
+                ai_level = get_level(level or server.ai_level)
             except ValueError as error:
                 return Reply.refuse(str(error))
             rated = False
@@ -109,9 +137,9 @@ class Challenges:
             return Reply.refuse(f"Those challenge options are too long: at most {MAX_OPTIONS} "
                                 f"options of {MAX_OPTION_TEXT} characters each.")
         try:
-            variant_cls = get_variant(variant or self.config.game.variant)
-            options = dict(self.config.game.rules)
-            options.update(rules or {})
+            variant_cls = get_variant(variant or server.variant)
+            options = defaults_for(server.rules, options_in, match=bool(length))
+            options.update(options_in)
             rule_options = RuleOptions.from_dict(options)
             if length:
                 Match.new(length, rule_options, variant_cls)

@@ -14,7 +14,8 @@ from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.commands import expect_turn
 from bot.service.play.endings import Endings
-from bot.storage.interface import MatchStatus
+from bot.service.settings.service import SettingsService
+from bot.storage.interface import MatchStatus, StorageError
 from engine.game import Game, Phase
 from engine.match import Match
 from engine.player import Player
@@ -25,11 +26,13 @@ class Concessions:
     """/resign and its answer, /forfeit, /claim."""
 
     def __init__(self, runner: ActionRunner, autoplay: AutoPlay, endings: Endings,
-                 config: Config) -> None:
+                 config: Config, *, settings: SettingsService) -> None:
         self.runner = runner
         self.autoplay = autoplay
         self.endings = endings
         self.config = config
+        self.settings = settings
+        """Each server's claim time."""
 
     async def resign(self, place: Place, actor: Actor, kind: str = "single",
                      expect: Expect | None = None) -> Reply:
@@ -93,7 +96,13 @@ class Concessions:
         return await self.runner.run(place, actor, op, expect=expect)
 
     async def claim(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
-        """The waiting player claims a game whose opponent has been idle too long."""
+        """The waiting player claims a game whose opponent has been idle too long (the
+        server's ``claim_after_minutes``)."""
+        try:
+            claim_after = (await self.settings.of(place.guild_id)).claim_after_minutes
+        except StorageError as error:
+            return Reply.refuse(str(error))
+
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = work.current_game()
@@ -107,7 +116,7 @@ class Concessions:
                               "answer, and whoever offered to resign can't claim the game while "
                               "the offer stands: wait for the answer, or /forfeit.")
             last = datetime.fromisoformat(work.row.updated_at)
-            limit = timedelta(minutes=self.config.timeouts.claim_after_minutes)
+            limit = timedelta(minutes=claim_after)
             waited = self.runner.clock() - last
             if waited < limit:
                 left = (limit - waited).total_seconds() / 60

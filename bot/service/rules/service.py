@@ -4,7 +4,8 @@
   table): that game's own variant and options, only those that apply (no Crawford
   line in money play, no Jacoby or beaver line in a match, the variant's own
   opening and scoring, its own variant-only options).
-* With no game here: the server's defaults for a new game (both kinds of play).
+* With no game here: the server's defaults for a new game (both kinds of play): its own
+  (``/settings``), else the operator's.
 * With a variant named: that variant under the server's default options.
 
 Books are named as players know them ("Boyden 1930, ch.12"), never by file.
@@ -18,7 +19,8 @@ from bot.config import Config
 from bot.service.core.limits import check_options, quoted
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.values import Place, bad_ids
-from bot.storage.interface import MatchStatus, Storage
+from bot.service.settings.service import SettingsService
+from bot.storage.interface import MatchStatus, Storage, StorageError
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
 from engine.variant import Variant, get_variant
@@ -57,25 +59,32 @@ def rule_text(inforce: InForce, *, ai: bool) -> str:
 class RuleBook:
     """The /rules command."""
 
-    def __init__(self, storage: Storage, config: Config, *, ai: bool) -> None:
+    def __init__(self, storage: Storage, config: Config, *, ai: bool,
+                 settings: SettingsService) -> None:
         self.storage = storage
         self.config = config
         self.ai = ai
+        self.settings = settings
 
     async def rules(self, variant: str | None = None, place: Place | None = None) -> Reply:
         """The options in force here (see the module's docstring)."""
         if place is not None and (bad := bad_ids(place)) is not None:
             return Reply.refuse(bad)
         try:
+            server = (await self.settings.of(place.guild_id) if place is not None
+                      else self.settings.defaults())
+        except StorageError as error:
+            return Reply.refuse(str(error))
+        try:
             check_options("rules", [variant or ""])
-            defaults = RuleOptions.from_dict(self.config.game.rules)
+            defaults = server.rule_options()
             if variant:
                 inforce = InForce(get_variant(variant)(), defaults, None,
                                   "the server's default options for a new game")
             else:
                 found = await self.in_channel(place) if place is not None else None
                 inforce = found or InForce(
-                    get_variant(self.config.game.variant)(), defaults, None,
+                    get_variant(server.variant)(), defaults, None,
                     "no game in this channel: the server's defaults for a new game")
         except Refusal as refusal:
             return Reply.refuse(str(refusal))

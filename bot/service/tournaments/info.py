@@ -1,6 +1,8 @@
 """Looking at tournaments (status, list, the bracket picture's data) and their deadlines:
 a reminder before each round's deadline and a notice when it passes, each sent once,
-cluster-wide (a conditional update decides which process sends it)."""
+cluster-wide (a conditional update decides which process sends it).  The notice of a
+passed deadline is an announcement: it goes to the server's ``tournament_announcements``
+channel when it set one (``/settings``), else to the tournament's channel."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from bot.config import Config
 from bot.service.core.replies import Mention, Notice, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import Place, bad_ids
+from bot.service.settings.service import SettingsService
 from bot.service.tournaments.data import OPEN, find, pairing_line, read
 from bot.storage.interface import TournamentStatus, Transaction
 from engine.tournament import TournamentState
@@ -28,9 +31,11 @@ class BracketPicture:
 
 
 class TournamentInfo:
-    def __init__(self, runner: ActionRunner, config: Config) -> None:
+    def __init__(self, runner: ActionRunner, config: Config, *,
+                 settings: SettingsService) -> None:
         self.runner = runner
         self.config = config
+        self.settings = settings
 
     async def status(self, place: Place, tournament: int | None = None) -> Reply:
         if (bad := bad_ids(place)) is not None:
@@ -109,6 +114,8 @@ class TournamentInfo:
     async def due(self) -> list[tuple[int, Notice]]:
         """(channel id, notice) for each round reminder and deadline now due, once."""
         now = self.runner.now()
+        _, announce = (await self.settings.per_guild("tournament_announcements"))[
+            "tournament_announcements"]
 
         async def work(tx: Transaction) -> list[tuple[int, Notice]]:
             out: list[tuple[int, Notice]] = []
@@ -129,7 +136,7 @@ class TournamentInfo:
                                 f"{row.deadline} (UTC).")))
                 if row.deadline and row.deadline <= now and row.expired_round < row.round:
                     if await tx.claim_tournament_notice(row.id, "expired", row.round):
-                        out.append((row.channel_id, notice(
+                        out.append((announce.get(row.guild_id) or row.channel_id, notice(
                             Mention(row.organiser_id), f": the deadline of round {row.round} "
                             f"of {loaded.title} has passed with {len(state.pending)} match(es) "
                             "unfinished. A player whose opponent never played can "

@@ -13,6 +13,7 @@ from bot.config import Config
 from bot.service.core.replies import (
     BracketData,
     Mention,
+    Notice,
     Picture,
     PictureKind,
     Refusal,
@@ -68,12 +69,12 @@ class Opening:
 
 
 def round_lines(loaded: Loaded, data: TournamentData, before: TournamentState | None
-                ) -> tuple[list[str], list[tuple[str | Mention, ...]]]:
+                ) -> tuple[list[str], list[Notice]]:
     """What changed in the tournament since ``before``: new pairings (with mentions of
     their players), byes, the champion."""
     state = data.started
     lines: list[str] = []
-    notes: list[tuple[str | Mention, ...]] = []
+    notes: list[Notice] = []
     new = state.new_pairings(before)
     if new:
         lines.append(f"{loaded.title}: round {state.round} is paired "

@@ -34,10 +34,12 @@ from typing import Any
 from bot.config import Config
 from bot.service.core import fairdice
 from bot.service.core.limits import MAX_OPTION_TEXT, MAX_OPTIONS
-from bot.service.core.replies import Refusal, Reply, RetireButtons
+from bot.service.core.replies import Refusal, Reply, RetireButtons, notice
 from bot.service.core.runner import ActionRunner
-from bot.service.core.values import Actor, Place
-from bot.service.play.challenges import Challenges
+from bot.service.core.values import Actor, Place, bad_ids
+from bot.service.play.challenges import Challenges, defaults_for
+from bot.service.settings.service import SettingsService, refuse_channel
+from bot.service.settings.table import ServerSettings
 from bot.service.tournaments.data import (
     Loaded,
     Settings,
@@ -72,16 +74,19 @@ class Tournaments:
     :class:`~bot.service.tournaments.play.TournamentPlay`)."""
 
     def __init__(self, runner: ActionRunner, challenges: Challenges, config: Config,
-                 play: TournamentPlay) -> None:
+                 play: TournamentPlay, *, settings: SettingsService) -> None:
         self.runner = runner
         self.challenges = challenges
         self.config = config
         self.play = play
+        self.settings = settings
+        """Each server's defaults (variant, rules, where tournaments start, the organiser
+        role)."""
         """Where pairings become matches (its ``wake`` tells the adapters)."""
 
     # ------------------------------------------------------------------ create
 
-    def _settings(self, fmt: str, length: str, variant: str | None,
+    def _settings(self, server: ServerSettings, fmt: str, length: str, variant: str | None,
                   rules: dict[str, Any] | None, max_players: int | None,
                   rounds: int | None, round_hours: float | None, name: str) -> Settings:
         options_in = rules or {}
@@ -96,8 +101,8 @@ class Tournaments:
         try:
             config = TournamentConfig(Format.parse(fmt), MatchLengths.parse(length), rounds,
                                       max_players, name)
-            variant_cls = get_variant(variant or self.config.game.variant)
-            merged = dict(self.config.game.rules)
+            variant_cls = get_variant(variant or server.variant)
+            merged = defaults_for(server.rules, options_in, match=True)
             merged.update(options_in)
             options = RuleOptions.from_dict(merged)
             lengths = config.lengths
@@ -116,12 +121,23 @@ class Tournaments:
                      round_hours: float | None = None) -> Reply:
         """A new tournament taking sign-ups in this channel.  ``is_organiser``: the adapter
         found the organiser role or Manage Server on ``actor``."""
+        if (bad := bad_ids(place, actor)) is not None:
+            return Reply.refuse(bad)
+        try:
+            server = await self.settings.of(place.guild_id)
+        except StorageError as error:
+            return Reply.refuse(str(error))
         if not is_organiser:
-            role = self.config.tournament.organiser_role
-            return Reply.refuse(
+            role = server.organiser_role
+            return Reply(ok=False, ephemeral=True, text=(
                 "Only organisers can create a tournament: members with Manage Server"
-                + (f" or the {role} role." if role else ".")
-                + " Ask one of them, or join a tournament with /tournament join.")
+                + (" or the organiser role" if role is not None else "")
+                + ". Ask one of them, or join a tournament with /tournament join."),
+                notify=(notice("The organiser role here: ", role, "."),) if role else ())
+        if not server.tournaments_allowed(place):
+            return refuse_channel("Tournaments aren't created in this channel on this "
+                                  "server: nothing was created.", "Tournaments are created "
+                                  "in ", server.tournament_channels)
         name = " ".join(name.split())
         if not 1 <= len(name) <= NAME_LIMIT:
             return Reply.refuse(f"A tournament's name has 1 to {NAME_LIMIT} characters.")
@@ -129,8 +145,8 @@ class Tournaments:
             return Reply.refuse("signup_until is the hours sign-up stays open: more than 0, "
                                 "at most 1440 (60 days).")
         try:
-            settings = self._settings(format, length, variant, rules, max_players, rounds,
-                                      round_hours, name)
+            settings = self._settings(server, format, length, variant, rules, max_players,
+                                      rounds, round_hours, name)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         seed = self.runner.new_seed()

@@ -25,6 +25,7 @@ import aiosqlite
 from bot.storage.chouette.queries import ChouetteQueries
 from bot.storage.core.errors import RetryableConflict, StaleVersionError
 from bot.storage.play.queries import PlayQueries
+from bot.storage.settings.queries import SettingsQueries
 from bot.storage.standings.queries import StandingsQueries
 from bot.storage.tournaments.queries import TournamentQueries
 
@@ -123,7 +124,8 @@ async def _submit_one_by_one(db: aiosqlite.Connection, batch: Sequence[_Statemen
     return result
 
 
-class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, StandingsQueries):
+class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, StandingsQueries,
+                        SettingsQueries):
     """The repository operations of every table family (their shared SQL, mixed in),
     bound to an open SQLite transaction.
 

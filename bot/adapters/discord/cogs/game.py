@@ -4,7 +4,8 @@
 Each command calls one service method with the place (guild, channel or
 thread) and the acting user, and shows the reply; the service decides
 everything about the game.  A new challenge opens a thread for the game when
-the config allows it and the bot may create threads here.
+the server's settings allow it (``/settings set threads``, else the operator's
+``discord.use_threads``) and the bot may create threads here.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.errors import MissingPermission, permission_names
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
+from bot.adapters.discord.presenter import private_text
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.core.replies import Action
@@ -180,7 +182,9 @@ class GameCog(ServiceCog):
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""
-        if self.bot.config.discord.use_threads and isinstance(channel, discord.TextChannel):
+        server = await self.service.server_settings(place.guild_id)  # threads, channels
+        if server.threads and server.games_allowed(place) and isinstance(
+                channel, discord.TextChannel):
             perms = interaction.app_permissions
             missing = [p for p in THREAD_PERMISSIONS if not getattr(perms, p)]
             if not missing:
@@ -212,7 +216,7 @@ class GameCog(ServiceCog):
         if not reply.ok:
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete(reason="challenge refused")
-            await interaction.edit_original_response(content=reply.text)
+            await interaction.edit_original_response(content=private_text(reply))
             return
         out = await self.presenter.build(reply)
         waiting = is_challenge(reply)

@@ -1,6 +1,7 @@
 """Reminders: every minute, remind the player to act in games idle for too long.
 
-The service decides which games are due (``timeouts.reminder_minutes``) and
+The service decides which games are due (each server's ``reminder_minutes``:
+``/settings``, else the operator's ``timeouts.reminder_minutes``) and
 makes sure each state of a match is reminded once, even with several bot
 processes; this cog only posts the lines it gets.
 """
@@ -11,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 import discord
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from bot.adapters.discord.cogs._base import ServiceCog
 from bot.adapters.discord.convert import notice_text
@@ -24,8 +25,11 @@ log = logging.getLogger(__name__)
 
 
 class ReminderCog(ServiceCog):
-    async def cog_load(self) -> None:
-        if self.bot.config.timeouts.reminder_minutes > 0:
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start once connected (a server may want reminders whatever the operator's
+        default; never for a bot that only loads its cogs, as the command-hash check does)."""
+        if not self.loop.is_running():
             self.loop.start()
 
     async def cog_unload(self) -> None:

@@ -6,7 +6,8 @@ commands, posts the public sign-up message with persistent Join/Leave buttons, o
 thread per pairing (in the tournament's channel; both players are mentioned there) as soon
 as the service has pairings waiting for a place, posts the bracket as a PNG drawn by the
 render workers, and sends the deadline reminders.  Organisers are members with Manage
-Server or the role named by ``tournament.organiser_role``.
+Server or the server's organiser role (``/settings set organiser_role``, else the role
+named by the operator's ``tournament.organiser_role``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from discord.ext import commands, tasks
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName, rule_terms
-from bot.adapters.discord.convert import actor_of
+from bot.adapters.discord.convert import actor_of, has_role
 from bot.adapters.discord.tournament_ui import (
     SignupButton,
     open_pairing,
@@ -71,13 +72,20 @@ class TournamentCog(ServiceCog):
         if self.watcher is not None:
             self.watcher.cancel()
 
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Before each command: the server's settings (its organiser role)."""
+        if interaction.guild_id is not None:
+            interaction.extras["settings"] = await self.service.server_settings(
+                interaction.guild_id)
+        return True
+
     def is_organiser(self, interaction: Interaction) -> bool:
         member = interaction.user
         if not isinstance(member, discord.Member):
             return False
-        role = self.bot.config.tournament.organiser_role
-        return member.guild_permissions.manage_guild or bool(
-            role and any(r.name == role for r in member.roles))
+        settings = interaction.extras.get("settings") or self.service.settings.defaults()
+        return member.guild_permissions.manage_guild or has_role(member,
+                                                                 settings.organiser_role)
 
     # ------------------------------------------------------------- background
 

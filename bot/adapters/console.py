@@ -31,6 +31,7 @@ from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
 from bot.config import Config
 from bot.service.core.boot import storage_for, where
+from bot.service.core.limits import shown
 from bot.service.core.replies import Action, Picture, PictureKind, Reply, plain
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
@@ -123,6 +124,11 @@ def channel_id(name: str) -> int:
 
 _EXAMPLE_LIMIT = 40
 """The most of a typed command quoted back in an example."""
+NAME_MAX = 32
+"""A console user's name is cut to Discord's limit for display names (a name is shown in
+every reply that names its player)."""
+CHANNEL_MAX = 100
+"""A console channel's name is cut to Discord's limit for channel names."""
 
 
 @dataclass
@@ -141,7 +147,7 @@ class Console:
         return Place(GUILD, channel_id(self.channel))
 
     def actor(self, name: str) -> Actor:
-        name = name.strip().lstrip("@")
+        name = name.strip().lstrip("@")[:NAME_MAX]
         self.names[user_id(name)] = name
         return Actor(user_id(name), name)
 
@@ -236,7 +242,7 @@ class Console:
             self.say(HELP)
             return True
         if command == "channel":
-            self.channel = rest or "table"
+            self.channel = (rest or "table")[:CHANNEL_MAX]
             self.channel_names.append(self.channel)
             self.say(f"  now in #{self.channel}")
             return True
@@ -268,7 +274,7 @@ class Console:
             return True
         handler = self._commands().get(command)
         if handler is None:
-            self.say(f"  Unknown command /{command}. Type /help.")
+            self.say(f"  Unknown command {shown('/' + command)}. Type /help.")
             return True
         await handler(actor, rest)
         return True

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.convert import NotInGuild
+from bot.service.core.limits import shown
 
 PERMISSION_NAMES = {
     "send_messages": "Send Messages",
@@ -55,7 +56,7 @@ def describe_error(error: Exception) -> str | None:
     if isinstance(error, NotInGuild | app_commands.NoPrivateMessage):
         return "Backgammon is played in a server channel, not in direct messages."
     if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid value for that option."
+        return f"{shown(str(error.value))} is not a valid value for that option."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):

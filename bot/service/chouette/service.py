@@ -38,7 +38,13 @@ from bot.service.core.values import Actor, Place
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.endings import Endings
-from bot.storage.interface import ChouetteRow, ChouetteStatus, MatchStatus, Transaction
+from bot.storage.interface import (
+    ChouetteRow,
+    ChouetteStatus,
+    MatchStatus,
+    Transaction,
+    clean_text,
+)
 from engine.chouette import Draw, GameStakes, Stand, Table, TableOptions, draw_seats
 from engine.errors import BackgammonError
 from engine.game import Phase
@@ -332,7 +338,7 @@ class ChouetteService:
                 raise Refusal("Only the captain's partners make suggestions to the captain.")
             if actor.id == stakes.captain:
                 raise Refusal("You are the captain: your decision is the team's; just play.")
-            said = text.strip()
+            said = clean_text(text).strip()
             if not said:
                 raise Refusal("Suggest something: a play (/chouette suggest 13/7 8/7) or a "
                               "cube action (double, take, drop).")

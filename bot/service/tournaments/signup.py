@@ -51,7 +51,7 @@ from bot.service.tournaments.data import (
     save,
 )
 from bot.service.tournaments.play import TournamentPlay, round_lines
-from bot.storage.interface import StorageError, TournamentStatus, Transaction
+from bot.storage.interface import StorageError, TournamentStatus, Transaction, clean_text
 from engine.errors import BackgammonError
 from engine.match import Match
 from engine.rules import RuleOptions
@@ -122,7 +122,7 @@ class Tournaments:
                 "Only organisers can create a tournament: members with Manage Server"
                 + (f" or the {role} role." if role else ".")
                 + " Ask one of them, or join a tournament with /tournament join.")
-        name = " ".join(name.split())
+        name = " ".join(clean_text(name).split())
         if not 1 <= len(name) <= NAME_LIMIT:
             return Reply.refuse(f"A tournament's name has 1 to {NAME_LIMIT} characters.")
         if signup_hours is not None and not 0 < signup_hours <= 24 * 60:

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.service.analysis.service import Analysis
 from bot.service.core.limits import shown
+from bot.service.core.observe import naming
 from bot.service.core.replies import Action, Reply
 from bot.service.core.values import Actor, Expect, Place
 from bot.service.play.challenges import Challenges
@@ -65,4 +66,5 @@ class ActionTable:
         if extra and action not in TAKES_OPTION:
             return Reply.refuse(f"/{action.value} takes nothing after it, so nothing was "
                                 f"done: send /{action.value} alone (not {shown(extra, 20)}).")
-        return await self._calls[action](place, actor, option or "", expect)
+        with naming(action.value):
+            return await self._calls[action](place, actor, option or "", expect)

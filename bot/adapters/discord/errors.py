@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.convert import NotInGuild
+from bot.ops.logs import APOLOGY as APOLOGY  # (re-exported)
 from bot.service.core.limits import shown
 
 PERMISSION_NAMES = {
@@ -20,8 +21,6 @@ PERMISSION_NAMES = {
 }
 NEEDED = ("Send Messages, Send Messages in Threads, Create Public Threads, Embed Links "
           "and Attach Files")
-APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this "
-           "message. The error has been logged; please try again.")
 
 
 class MissingPermission(app_commands.AppCommandError):

@@ -31,6 +31,7 @@ from bot.service.chouette.seating import (
 )
 from bot.service.core import fairdice, money
 from bot.service.core.limits import MAX_STAKE, MAX_TEXT, check_options, quoted
+from bot.service.core.observe import kind_of, naming
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import Suggestion, TableState
@@ -89,7 +90,8 @@ class ChouetteService:
                 crow = None
             return await body(tx, crow)
 
-        return await self.runner.transact(place, actor, run, stale=STALE, note_user=False)
+        with naming(kind_of(body)):
+            return await self.runner.transact(place, actor, run, stale=STALE, note_user=False)
 
     async def _game_work(self, tx: Transaction, crow: ChouetteRow, actor: Actor) -> Work | None:
         """The work on the chouette's game in progress, if any."""

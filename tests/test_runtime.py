@@ -14,6 +14,7 @@ import asyncio
 import fcntl
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -138,6 +139,37 @@ def test_ctrl_c_at_the_prompt_stops_the_console_at_once(tmp_path: Path) -> None:
     assert committed_matches(tmp_path / "bg.sqlite3")[0][0] == "challenged"
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def scrape_the_running_bot(port: int) -> None:
+    """Issue 34, item 2, on the Discord bot itself: /healthz sees the gateway connected and
+    /metrics has the actions, the workers' queues and the gateway's latency."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as http:
+        for _ in range(150):  # "not ready yet" until discord.py's ready (guilds loaded)
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as answer:
+                health = await answer.json()
+            if answer.status == 200:
+                break
+            assert health["gateway"] == "not ready yet", health
+            await asyncio.sleep(0.1)
+        assert health == {"status": "ok", "loop": "ok", "storage": "ok", "gateway": "ok"}
+        async with http.get(f"http://127.0.0.1:{port}/metrics") as answer:
+            text = await answer.text()
+    assert 'bgbot_actions_total{kind="challenge",outcome="committed",reason="none"} 1.0' in text
+    assert 'bgbot_actions_total{kind="accept",outcome="committed",reason="none"} 1.0' in text
+    assert 'bgbot_worker_queue_depth{worker="render"}' in text
+    assert 'bgbot_worker_queue_depth{worker="ai"}' in text
+    assert 'bgbot_gateway_latency_seconds{shard="0"}' in text
+    assert 'bgbot_active{what="games"} 1.0' in text
+    assert "bgbot_render_seconds_count" in text and "bgbot_render_seconds_count 0.0" not in text
+
+
 def in_flight(tmp_path: Path) -> tuple[BotProcess, sqlite3.Connection, list[int]]:
     """A console whose /accept is in flight: another connection holds the database's write
     lock, so the action waits for it (up to storage.lock_timeout)."""
@@ -197,8 +229,10 @@ async def test_sigterm_stops_the_discord_bot_against_the_fake(tmp_path: Path) ->
     fake = FakeDiscord()
     await fake.start()
     config = tmp_path / "config.toml"
+    port = free_port()
     config.write_text(f'[storage]\ndatabase = "{tmp_path / "bg.sqlite3"}"\n'
-                      "[discord]\nuse_threads = false\n[render]\nworkers = 2\n")
+                      "[discord]\nuse_threads = false\n[render]\nworkers = 2\n"
+                      f'[ops]\nmetrics_address = "127.0.0.1:{port}"\n')
     bot = BotProcess([fake.api, fake.gateway, "--config", str(config), "discord"],
                      cwd=tmp_path, stdin=False, launcher=FAKE_BOT,
                      env={"DISCORD_TOKEN": "fake.bot-token.SECRET"})
@@ -214,6 +248,7 @@ async def test_sigterm_stops_the_discord_bot_against_the_fake(tmp_path: Path) ->
         assert "to play" in board.content
         workers = bot.children()
         assert len(workers) >= 3, workers  # two render workers, the AI's (and a tracker)
+        await scrape_the_running_bot(port)
         before = committed_matches(tmp_path / "bg.sqlite3")
         os.kill(bot.pid, signal.SIGTERM)
         status, seconds = await asyncio.to_thread(bot.finish, STOP_SECONDS)

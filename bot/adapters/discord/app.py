@@ -224,7 +224,9 @@ def setup_logging(token: str, config: Config | None = None) -> None:
 
 async def _run(config: Config) -> int:
     async with BackgammonBot(config) as bot:
-        stopper = Stopper(on_stop=lambda: asyncio.ensure_future(bot.close())).install()
+        closing: list[asyncio.Future[None]] = []  # (a reference keeps the task alive)
+        stopper = Stopper(on_stop=lambda: closing.append(asyncio.ensure_future(bot.close())))
+        stopper.install()
         try:
             await bot.start(config.token)
         except StorageError as error:

@@ -149,7 +149,7 @@ class TournamentState:
             if p.id == pairing_id:
                 return p
         pending = ", ".join(p.id for p in self.pending) or "none"
-        shown = pairing_id if len(pairing_id) <= _SHOWN else pairing_id[:_SHOWN] + "…"
+        shown = pairing_id if len(pairing_id) <= _SHOWN else pairing_id[:_SHOWN] + "..."
         raise UnknownPairingError(
             f"this tournament has no pairing {shown!r}; the matches waiting for a "
             f"result are: {pending}")

@@ -160,7 +160,7 @@ async def test_a_long_pairing_label_is_cut_in_the_refusal(storage: Storage) -> N
             await service.tournament_confirm(HERE, PLAYERS[0], is_organiser=True,
                                              pairing=LONG)):
         assert not reply.ok and reply.ephemeral
-        assert "has no pairing 'RRRR" in reply.text and "…" in reply.text
+        assert "has no pairing 'RRRR" in reply.text and "..." in reply.text
         assert len(reply.text) <= ECHO, len(reply.text)
 
 

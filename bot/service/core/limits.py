@@ -32,7 +32,7 @@ SHOWN = 40
 def shown(text: str, limit: int = SHOWN) -> str:
     """``text`` quoted for a refusal, cut to ``limit`` characters: a refusal never echoes
     a whole input (a 10,000-character label is not worth 10,000 characters back)."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def quoted(error: Exception) -> str:

@@ -76,6 +76,9 @@ class SqliteStorage:
         file and the reason, when it cannot be opened (a folder that cannot be written,
         a file that is not a database)."""
         db = None
+        if self.path != ":memory:" and Path(self.path).is_dir():
+            raise StorageUnavailable(f"cannot open the SQLite database {self.path}: it is a "
+                                     "folder")
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)

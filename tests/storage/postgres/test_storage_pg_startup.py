@@ -105,7 +105,7 @@ def start_bot(tmp_path: Path, storage: str) -> subprocess.CompletedProcess[str]:
 def one_line(done: subprocess.CompletedProcess[str]) -> str:
     assert done.returncode == 1, (done.returncode, done.stderr)
     assert "Traceback" not in done.stderr, done.stderr
-    lines = [line for line in done.stderr.splitlines() if line.startswith("bgbot:")]
+    lines = [line for line in done.stderr.splitlines() if line.startswith("bgbot: cannot")]
     assert len(lines) == 1, done.stderr
     return lines[0]
 
@@ -135,6 +135,9 @@ def test_the_bot_against_a_server_not_up_exits_with_one_line(tmp_path: Path) -> 
 async def test_a_sqlite_file_that_cannot_be_opened_is_named(tmp_path: Path) -> None:
     folder = tmp_path / "a-folder.sqlite3"
     folder.mkdir()
-    with pytest.raises(StorageUnavailable) as raised:
-        await SqliteStorage(folder).open()
-    assert str(folder) in str(raised.value)
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database at all" * 200)
+    for path, why in ((folder, "it is a folder"), (junk, "not a database")):
+        with pytest.raises(StorageUnavailable) as raised:
+            await SqliteStorage(path).open()
+        assert str(path) in str(raised.value) and why in str(raised.value)

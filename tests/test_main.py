@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -37,6 +39,7 @@ def test_the_first_start_says_where_everything_is(tmp_path: Path) -> None:
     assert f"bgbot: database {tmp_path / 'bgbot.sqlite3'}; boards in" in again.stderr
 
 
+@pytest.mark.slow  # (the AI, on by default, starts its worker)
 def test_without_a_config_file_it_says_so(tmp_path: Path) -> None:
     done = run("console", "--db", "x.sqlite3", "--script", "-", cwd=tmp_path,
                stdin="/quit\n")

@@ -18,6 +18,7 @@ stored and an unfinished game not over.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import time
@@ -145,8 +146,6 @@ def _check_migrations(db: sqlite3.Connection, report: Report) -> list[str]:
 
 
 def _json(text: Any) -> Any:
-    import json
-
     return json.loads(text) if isinstance(text, str) else text
 
 

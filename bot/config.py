@@ -198,6 +198,40 @@ class AIConfig:
             raise ConfigError("ai.name must not be empty")
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def split_address(address: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:9108`` for IPv6) as (host, port); ValueError if it is not one."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(address)
+    return host.removeprefix("[").removesuffix("]"), int(port)
+
+
+@dataclass(frozen=True, slots=True)
+class OpsConfig:
+    metrics_address: str = ""
+    """``host:port`` of the HTTP endpoint serving /healthz and /metrics (Prometheus);
+    empty: no endpoint."""
+    json_logs: bool = False
+    """Write the logs as JSON lines (one object a line) instead of text."""
+    log_level: str = "info"
+    """debug, info (one line per committed action), warning or error."""
+
+    def check(self) -> None:
+        if self.metrics_address:
+            try:
+                split_address(self.metrics_address)
+            except ValueError:
+                raise ConfigError("ops.metrics_address must be host:port, e.g. "
+                                  f"'127.0.0.1:9108' (not {self.metrics_address!r}); empty: "
+                                  "no endpoint") from None
+        if self.log_level not in LOG_LEVELS:
+            raise ConfigError(f"ops.log_level must be one of: {', '.join(LOG_LEVELS)} "
+                              f"(not {self.log_level!r})")
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
@@ -207,6 +241,7 @@ class Config:
     render: RenderConfig = field(default_factory=RenderConfig)
     ai: AIConfig = field(default_factory=AIConfig)
     tournament: TournamentSettingsConfig = field(default_factory=TournamentSettingsConfig)
+    ops: OpsConfig = field(default_factory=OpsConfig)
 
     @property
     def token(self) -> str:

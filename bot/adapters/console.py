@@ -19,10 +19,14 @@ The console is an adapter like the Discord cogs: it only translates lines into
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import os
 import shlex
 import sys
+import threading
 import zlib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -30,7 +34,13 @@ from typing import Any, TextIO
 from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
 from bot.config import Config
-from bot.service.core.boot import storage_for, where
+from bot.ops.endpoint import ops_endpoint
+from bot.ops.logs import apology, error_reference
+from bot.ops.metrics import observer_for
+from bot.runtime import Stopper, stop_children
+from bot.service.core.boot import StorageError, storage_for, where
+from bot.service.core.lifecycle import DRAIN_SECONDS
+from bot.service.core.limits import shown
 from bot.service.core.replies import (
     Action,
     ChannelMention,
@@ -44,6 +54,8 @@ from bot.service.core.replies import (
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
 from engine.rules import whole_number
+
+log = logging.getLogger(__name__)
 
 GUILD = 1
 HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"; without
@@ -140,6 +152,11 @@ def role_id(name: str) -> int:
 
 _EXAMPLE_LIMIT = 40
 """The most of a typed command quoted back in an example."""
+NAME_MAX = 32
+"""A console user's name is cut to Discord's limit for display names (a name is shown in
+every reply that names its player)."""
+CHANNEL_MAX = 100
+"""A console channel's name is cut to Discord's limit for channel names."""
 
 
 @dataclass
@@ -159,7 +176,7 @@ class Console:
         return Place(GUILD, channel_id(self.channel))
 
     def actor(self, name: str) -> Actor:
-        name = name.strip().lstrip("@")
+        name = name.strip().lstrip("@")[:NAME_MAX]
         self.names[user_id(name)] = name
         return Actor(user_id(name), name)
 
@@ -274,7 +291,7 @@ class Console:
             self.say(HELP)
             return True
         if command == "channel":
-            self.channel = rest or "table"
+            self.channel = (rest or "table")[:CHANNEL_MAX]
             self.channel_names.append(self.channel)
             self.say(f"  now in #{self.channel}")
             return True
@@ -306,7 +323,7 @@ class Console:
             return True
         handler = self._commands().get(command)
         if handler is None:
-            self.say(f"  Unknown command /{command}. Type /help.")
+            self.say(f"  Unknown command {shown('/' + command)}. Type /help.")
             return True
         await handler(actor, rest)
         return True
@@ -576,56 +593,141 @@ def game_number(text: str) -> tuple[int | None, bool]:
     return number, number is not None
 
 
+class StdinLines:
+    """The lines typed (or piped) into standard input, read by a daemon thread with
+    ``os.read``: waiting for the next line never holds up the event loop, so Ctrl-C or
+    SIGTERM at the prompt stop the console at once (``input()`` in a worker thread kept
+    the process until Enter was pressed)."""
+
+    def __init__(self, fd: int = 0) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def put(line: str | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop already closed
+                loop.call_soon_threadsafe(self.queue.put_nowait, line)
+
+        def read() -> None:
+            pending = b""
+            try:
+                while chunk := os.read(fd, 65536):
+                    *lines, pending = (pending + chunk).split(b"\n")
+                    for raw in lines:
+                        put(raw.decode("utf-8", "replace"))
+            except OSError:
+                pass
+            if pending:
+                put(pending.decode("utf-8", "replace"))
+            put(None)
+
+        threading.Thread(target=read, name="console-stdin", daemon=True).start()
+
+    async def get(self) -> str | None:
+        """The next line (None at the end of the input)."""
+        return await self.queue.get()
+
+
+async def _next(source: StdinLines | Iterator[str], stopped: asyncio.Event) -> str | None:
+    """The next line of ``source``, or None at its end or once the console is stopped."""
+    if not isinstance(source, StdinLines):
+        return None if stopped.is_set() else next(source, None)
+    reading = asyncio.ensure_future(source.get())
+    stop = asyncio.ensure_future(stopped.wait())
+    await asyncio.wait({reading, stop}, return_when=asyncio.FIRST_COMPLETED)
+    stop.cancel()
+    if not reading.done():
+        reading.cancel()
+        return None
+    return reading.result()
+
+
+async def _handle(console: Console, line: str, stopped: asyncio.Event) -> bool:
+    """Run one line; once the console is stopped, the action in flight has
+    ``DRAIN_SECONDS`` to commit (else it is cancelled: its transaction rolls back).  An
+    unexpected error is logged with a reference that the apology shows."""
+    task = asyncio.ensure_future(console.handle(line))
+    stop = asyncio.ensure_future(stopped.wait())
+    await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+    if not task.done():
+        await asyncio.wait({task}, timeout=DRAIN_SECONDS)
+    stop.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return False
+    try:
+        return task.result()
+    except Exception as error:  # a bug: the player gets a reference to quote
+        ref = error_reference()
+        log.error("unexpected error %s in %r", ref, line[:200], exc_info=error)
+        console.say(f"  (only you see this) {apology(ref)}")
+        return True
+
+
 async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
                echo: bool) -> int:
-    storage = storage_for(config)
-    await storage.open()
-    runner = runner_from_config(config.ai)
-    if runner is not None:
-        await runner.start()
+    stopper = Stopper().install()
     try:
-        service = GameService(storage, config, ai=runner)
-        if runner is not None:
-            service.set_ai_user(user_id(config.ai.name), config.ai.name)
-        console = Console(service, boards)
-        console.say(f"bgbot console: {where(config)}, boards in {boards}/. "
-                    "Type /help. Act as a player by naming them first, like "
-                    "\"alice: /challenge @bob\" or \"alice: /challenge @gnubot\".")
-        if lines is not None:
-            for line in lines:
-                if echo and line.strip():
-                    console.say(f"> {line.rstrip()}")
-                if not await console.handle(line):
-                    break
-            return 0
-        while True:
-            try:
-                line = await asyncio.to_thread(input, "> ")
-            except EOFError:
-                return 0
-            if not await console.handle(line):
-                return 0
+        storage = storage_for(config)
+        try:
+            await storage.open()
+        except StorageError as error:
+            print(f"bgbot: cannot start: {error}", file=sys.stderr)
+            return 1
+        runner = runner_from_config(config.ai)
+        service = GameService(storage, config, ai=runner, observer=observer_for(config))
+        lifecycle = service.lifecycle
+        lifecycle.on_stop("the storage", storage.close)  # registered first: closed last
+        stopper.on_stop = lifecycle.refuse_new
+        try:
+            if runner is not None:
+                lifecycle.on_stop("the AI workers", runner.close)
+                await runner.start()
+                service.set_ai_user(user_id(config.ai.name), config.ai.name)
+            async with ops_endpoint(config, service):
+                return await _session(service, boards, lines, echo, stopper.stopped)
+        finally:
+            await lifecycle.stop()
+            await asyncio.to_thread(stop_children)
     finally:
-        if runner is not None:
-            runner.close()
-        await storage.close()
+        stopper.remove()
+
+
+async def _session(service: GameService, boards: Path, lines: Iterable[str] | None,
+                   echo: bool, stopped: asyncio.Event) -> int:
+    console = Console(service, boards)
+    console.say(f"bgbot console: {where(service.config)}, boards in {boards}/. "
+                "Type /help. Act as a player by naming them first, like "
+                "\"alice: /challenge @bob\" or \"alice: /challenge @gnubot\".")
+    prompt = lines is None and sys.stdin.isatty()
+    source: StdinLines | Iterator[str] = iter(lines) if lines is not None else StdinLines()
+    while True:
+        if prompt:
+            print("> ", end="", flush=True)
+        line = await _next(source, stopped)
+        if line is None:
+            if prompt and not stopped.is_set():
+                print()
+            return 0
+        if echo and line.strip():
+            console.say(f"> {line.rstrip()}")
+        if not await _handle(console, line, stopped) or stopped.is_set():
+            return 0
 
 
 def run_console(config: Config, *, script: str | None = None, boards: str | None = None) -> int:
-    """Start the console mode (reads the keyboard, or ``script``)."""
+    """Start the console mode (reads the keyboard, standard input, or ``script``)."""
     folder = Path(boards or config.render.board_dir)
     lines: Iterable[str] | None = None
-    if script == "-":
-        lines = sys.stdin.read().splitlines()
-    elif script is not None:
+    if script is not None and script != "-":
         try:
             lines = Path(script).read_text(encoding="utf-8").splitlines()
         except OSError as exc:
             print(f"cannot read script {script}: {exc.strerror}", file=sys.stderr)
             return 2
-    elif not sys.stdin.isatty():
-        lines = sys.stdin.read().splitlines()
+    echo = script is not None or not sys.stdin.isatty()
     try:
-        return asyncio.run(_run(config, lines, folder, echo=lines is not None))
-    except KeyboardInterrupt:
+        return asyncio.run(_run(config, lines, folder, echo=echo))
+    except KeyboardInterrupt:  # before the handlers were installed
         return 0

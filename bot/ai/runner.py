@@ -25,6 +25,7 @@ import asyncio
 import multiprocessing
 import random
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import replace
@@ -36,6 +37,7 @@ from bot.ai.context import MatchContext
 from bot.ai.levels import DEFAULT_LEVEL, FALLBACK_LEVEL, EvalDepth, Level, fallback_level
 from bot.ai.player import Decision, decide, heuristic_decide
 from bot.config import AIConfig
+from bot.runtime import worker_setup
 from engine.game import Game
 from engine.record import GameRecord
 
@@ -69,7 +71,7 @@ def ignore_interrupts() -> None:
 
 
 def _start_worker() -> None:
-    ignore_interrupts()
+    worker_setup()  # no Ctrl-C here; ends with the bot even if it is killed outright
     _warm()
 
 
@@ -86,6 +88,11 @@ class AIRunner:
         self.decide_fn = decide_fn
         self.fallback_fn = fallback_fn
         self.timeouts = 0
+        self.pending = 0
+        """Jobs sent to the workers and not answered yet (the queue's depth, for metrics)."""
+        self.closed = False
+        self.on_decision: Callable[[float], None] | None = None
+        """Told how long each decision took, in seconds (metrics)."""
         self._pool: Executor = self._new_pool()
         self._fallback = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai-fallback")
 
@@ -104,16 +111,19 @@ class AIRunner:
         """Run ``fn(*args)`` in the pool; :class:`TimeoutError` after ``timeout`` seconds."""
         loop = asyncio.get_running_loop()
         fut = loop.run_in_executor(self._pool, fn, *args)
+        self.pending += 1
         try:
             return await asyncio.wait_for(fut, timeout or self.time_limit)
         except TimeoutError:
             self._abandon()
             raise
+        finally:
+            self.pending -= 1
 
     def _abandon(self) -> None:
         """A job overran: give later jobs a fresh process pool."""
         self.timeouts += 1
-        if self.processes:
+        if self.processes and not self.closed:
             old = self._pool
             self._pool = self._new_pool()
             old.shutdown(wait=False, cancel_futures=True)
@@ -125,11 +135,16 @@ class AIRunner:
         ctx = context or MatchContext.money()
         seed = (rng or random.Random()).getrandbits(63)
         budget = min(level.budget, self.time_limit / 2)
+        started = time.perf_counter()
         try:
-            return await self.run(self.decide_fn, game, ctx, replace(level, budget=budget),
-                                  seed)
+            decision = await self.run(self.decide_fn, game, ctx,
+                                      replace(level, budget=budget), seed)
         except TimeoutError:
             pass
+        else:
+            if self.on_decision is not None:
+                self.on_decision(time.perf_counter() - started)
+            return decision
         loop = asyncio.get_running_loop()
         try:
             d = await asyncio.wait_for(
@@ -149,6 +164,9 @@ class AIRunner:
         return await self.run(analyze, record, context, level, timeout=timeout)
 
     def close(self) -> None:
+        """Stop the workers (a decision under way is abandoned: its process ends when the
+        bot's :func:`bot.runtime.stop_children` runs out of patience)."""
+        self.closed = True
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._fallback.shutdown(wait=False, cancel_futures=True)
 

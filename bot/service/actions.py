@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.service.analysis.service import Analysis
+from bot.service.core.limits import shown
+from bot.service.core.observe import naming
 from bot.service.core.replies import Action, Reply
 from bot.service.core.values import Actor, Expect, Place
 from bot.service.play.challenges import Challenges
@@ -62,7 +64,7 @@ class ActionTable:
             return Reply.refuse(NEEDS_OPTION[action])
         extra = (option or "").strip()
         if extra and action not in TAKES_OPTION:
-            shown = extra if len(extra) <= 20 else extra[:20] + "..."
             return Reply.refuse(f"/{action.value} takes nothing after it, so nothing was "
-                                f"done: send /{action.value} alone (not {shown!r}).")
-        return await self._calls[action](place, actor, option or "", expect)
+                                f"done: send /{action.value} alone (not {shown(extra, 20)}).")
+        with naming(action.value):
+            return await self._calls[action](place, actor, option or "", expect)

@@ -38,6 +38,8 @@ from bot.service.analysis.service import Analysis
 from bot.service.chouette.seating import ChouetteSeating
 from bot.service.chouette.service import ChouetteService
 from bot.service.core import fairdice
+from bot.service.core.lifecycle import Lifecycle
+from bot.service.core.observe import Observer, naming
 from bot.service.core.replies import Action, MessageRef, Notice, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import MAX_ID, Actor, Expect, Place
@@ -87,16 +89,21 @@ class GameService:
                  dice_seed: Callable[[], str] = fairdice.new_seed,
                  dice: Callable[[str, int], fairdice.DiceStream] = fairdice.SeededDice,
                  clock: Callable[[], datetime] | None = None,
-                 ai: AIRunner | None = None) -> None:
+                 ai: AIRunner | None = None, observer: Observer | None = None) -> None:
         """``dice_seed`` makes each game's secret seed; ``dice(seed, start)`` the stream
         of dice of a game (tests inject fixed dice here); ``clock`` gives the time;
-        ``ai`` runs the AI's decisions off the event loop (None: no games against the bot)."""
+        ``ai`` runs the AI's decisions off the event loop (None: no games against the bot);
+        ``observer`` is told of every action (metrics and logs, :mod:`bot.ops`)."""
         self.storage = storage
         self.config = config or Config()
         self.ai = ai
+        self.lifecycle = Lifecycle()
+        """What stops with the service: new actions refused, those in flight finished, then
+        what was registered with ``lifecycle.on_stop`` closed (see :mod:`bot.runtime`)."""
         self.runner = ActionRunner(storage, new_seed=dice_seed, dice=dice,
                                    clock=clock or (lambda: datetime.now(UTC)),
-                                   seating=self._seating, analysis=ai is not None)
+                                   seating=self._seating, analysis=ai is not None,
+                                   lifecycle=self.lifecycle, observer=observer)
         self.settings = SettingsService(storage, self.config, ai_available=ai is not None)
         self.endings = Endings(self.runner)
         self.autoplay = AutoPlay(self.endings)
@@ -159,9 +166,10 @@ class GameService:
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False) -> Reply:
         """See :meth:`~bot.service.play.challenges.Challenges.challenge`."""
-        reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
-                                                rules=rules, length=length, stake=stake,
-                                                rated=rated, level=level, hints=hints)
+        with naming("challenge"):
+            reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
+                                                    rules=rules, length=length, stake=stake,
+                                                    rated=rated, level=level, hints=hints)
         return await guarded(self.ai_turns.after(place, reply))
 
     # Named shortcuts of :meth:`act` (tests and scripts read better with them).
@@ -393,6 +401,12 @@ class GameService:
         except StorageError as error:
             log.warning("tournament reminders skipped this round: %s", error)
             return []
+
+    async def activity(self) -> dict[str, int]:
+        """Counts for the operator (metrics, health): games, challenges, chouette tables and
+        tournaments going on.  Raises :class:`StorageError` when the database is away."""
+        async with self.storage.snapshot() as tx:
+            return await tx.activity()
 
     # --------------------------------------- issue 19: the habits of a real table
 

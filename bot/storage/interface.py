@@ -37,6 +37,8 @@ from bot.storage.core.errors import (
     StorageUnavailable,
     check_int64,
     clean_name,
+    clean_text,
+    storable,
 )
 from bot.storage.play.interface import (
     EventRow,
@@ -62,6 +64,7 @@ __all__ = [
     "MatchRow", "MatchStatus", "RatingRow", "RetryableConflict", "StaleVersionError",
     "Storage", "StorageBusy", "StorageCommitUnknown", "StorageError", "StorageUnavailable",
     "TournamentRow", "TournamentStatus", "Transaction", "UserRow", "check_int64", "clean_name",
+    "clean_text", "storable",
 ]
 
 T = TypeVar("T")

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.storage.core.errors import storable
 from bot.storage.postgres import PostgresStorage
 from bot.storage.replay import replay_game as replay
 from bot.storage.sqlite import SqliteStorage
@@ -82,7 +83,9 @@ def _coerce(value: Any, pg_type: str) -> Any:
         return float(value)
     if pg_type == "text" and not isinstance(value, str):
         return str(value)
-    return value
+    # A NUL a database written before the cleaning at the boundary kept (SQLite stores one;
+    # PostgreSQL text cannot): cleaned as every write is now.
+    return storable(value)
 
 
 async def copy(src: SqliteStorage, dst: PostgresStorage) -> dict[str, int]:

@@ -47,6 +47,9 @@ STATE_VERSION = 1
 
 _Made = tuple[Bracket, int, tuple[str | None, str | None]]
 
+_SHOWN = 20
+"""The most of a label a user typed that an error quotes back (the rest is cut)."""
+
 
 @dataclass(frozen=True, slots=True)
 class TournamentState:
@@ -146,8 +149,9 @@ class TournamentState:
             if p.id == pairing_id:
                 return p
         pending = ", ".join(p.id for p in self.pending) or "none"
+        shown = pairing_id if len(pairing_id) <= _SHOWN else pairing_id[:_SHOWN] + "..."
         raise UnknownPairingError(
-            f"this tournament has no pairing {pairing_id!r}; the matches waiting for a "
+            f"this tournament has no pairing {shown!r}; the matches waiting for a "
             f"result are: {pending}")
 
     def pairing_of(self, player: str) -> Pairing | None:

@@ -20,6 +20,7 @@ tests/service/test_service_fuzz.py``.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import os
 import random
@@ -73,7 +74,10 @@ JUNK_TEXT = ["", " ", "\t\n", "x" * 10_000, "²", "٣", "\x00", "-1", "0", str(2
              str(2**64), "1.5", "nan", "inf", "-inf", "1e9", "🎲", "\u202e13/7", "13/7 8/7",
              "bar/22", "in/22", "8/5 6/5", "24/18*/13", "8/5(2)", "R1-1", "r1-1", "R0-0",
              "R99999999999999999999-1", "W1", "L1-1", "GF", "confirm", "single", "gammon",
-             "backgammon", "<@2>", "@everyone", "a" * 61, "1-2", "play", "throw"]
+             "backgammon", "<@2>", "@everyone", "a" * 61, "1-2", "play", "throw",
+             # issue 36: text a database cannot hold, and long labels a refusal must cut
+             "cup\x00nul", "R1-1\x00", "\ud800", "no\x00show\ud83d", "\x1b[31m\n\t",
+             "R" * 10_000]
 JUNK_INT = [0, -1, 1, 2, 3, 5, 7, 10**6, 2**31, 2**53, 2**63 - 1, 2**63, 2**64, -2**63,
             -2**64]
 JUNK_FLOAT = [0.0, -1.0, 0.1, 1.0, 24.0, 1440.0, 1440.5, 1e308, math.inf, -math.inf,
@@ -182,6 +186,21 @@ def name_of(picked: tuple[str, Callable[[], Awaitable[Any]]]) -> tuple[str, Awai
     return picked[0], picked[1]()
 
 
+TYPED_TEXT = ["cup\x00nul", "no\x00 show\ud800", "\ud83d half", "tab\tand\nline\x1b[0m",
+              "\u202eevil", "R" * 10_000, "🎲 dice"]
+"""Text a user may type into a stored field (issue 36): NULs, lone surrogates, controls."""
+
+
+def typed(rng: random.Random, usual: str, *others: str) -> str:
+    """``usual`` mostly; sometimes one of ``others`` or a hostile text (issue 36)."""
+    r = rng.random()
+    if r < 0.7:
+        return usual
+    if others and r < 0.85:
+        return rng.choice(others)
+    return rng.choice(TYPED_TEXT)
+
+
 async def sensible(world: World) -> tuple[str, Awaitable[Any]]:
     """An action that is likely to be accepted, so games and tournaments progress."""
     rng, s = world.rng, world.service
@@ -207,9 +226,8 @@ async def sensible(world: World) -> tuple[str, Awaitable[Any]]:
             ("chouette start", lambda: s.chouette.start(place, rng.choice(PLAYERS))),
             ("chouette leave", lambda: s.chouette.leave(place, rng.choice(PLAYERS),
                                                         rng.random() < 0.5)),
-            ("chouette suggest", lambda: s.chouette.suggest(place, rng.choice(PLAYERS),
-                                                            rng.choice(("double", "take",
-                                                                        "13/7 8/7")))),
+            ("chouette suggest", lambda: s.chouette.suggest(place, rng.choice(PLAYERS), typed(
+                rng, rng.choice(("double", "take", "13/7 8/7"))))),
         ])
         return name_of(picked)
     snap = await open_row(world, place)
@@ -278,7 +296,8 @@ async def tournament_step(world: World) -> tuple[str, Awaitable[Any]]:
     if r < 0.02 or not world.tournaments:
         fmt = rng.choice(FORMATS[:4])
         return "tournament create", s.tournament_create(
-            place, rng.choice(PLAYERS), is_organiser=True, name=f"Cup {rng.randint(1, 99)}",
+            place, rng.choice(PLAYERS), is_organiser=True,
+            name=typed(rng, f"Cup {rng.randint(1, 99)}"),
             format=fmt, length=rng.choice(("1", "1", "3")), max_players=rng.choice((None, 4)))
     t = rng.choice(world.tournaments)
     if r < 0.4:
@@ -306,8 +325,8 @@ async def tournament_step(world: World) -> tuple[str, Awaitable[Any]]:
     pid, a, b = rng.choice(pending)
     return name_of(rng.choice([
         ("tournament result", lambda: s.tournament_result(
-            place, organiser, is_organiser=True, pairing=pid, winner=rng.choice((a, b)),
-            reason="agreed")),
+            place, organiser, is_organiser=True, pairing=typed(rng, pid, pid.lower() + "\x00"),
+            winner=rng.choice((a, b)), reason=typed(rng, "agreed"))),
         ("tournament claim", lambda: s.tournament_claim(place, by_id(rng.choice((a, b))), t)),
         ("tournament confirm", lambda: s.tournament_confirm(place, organiser,
                                                             is_organiser=True, pairing=pid,
@@ -447,6 +466,9 @@ def check(reply: Any, name: str) -> None:
         leaked = [m for m in PYTHON_MESSAGES if m in reply.text]
         assert not leaked, f"{name}: Python's own message, not a reason: {reply.text!r}"
     assert "Traceback" not in reply.text, f"{name}: {reply.text}"
+    if not reply.ok:  # issue 36 item 2: a refusal quotes at most a cut of the input
+        assert "x" * 400 not in reply.text and "R" * 400 not in reply.text, (
+            f"{name}: an unbounded echo ({len(reply.text)} characters)")
 
 
 PYTHON_MESSAGES = ("invalid literal for int()", "could not convert string to float",
@@ -506,7 +528,41 @@ async def walk(tmp_path: Path, seed: int, steps: int) -> World:
     return world
 
 
+STORED_TEXT = ("SELECT name FROM users", "SELECT name, config, state FROM tournaments",
+               "SELECT state, rules FROM matches", "SELECT tournament_pairing FROM matches",
+               "SELECT state, rules FROM chouettes")
+"""Where text a user typed is stored (names, tournament names, reasons, suggestions)."""
+
+
+def texts_in(value: Any) -> list[str]:
+    """Every string in a stored value (a JSON column's strings, decoded)."""
+    if not isinstance(value, str):
+        return []
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        return [value]
+    out: list[str] = []
+    stack = [decoded]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack += item
+    return out
+
+
 async def audited(world: World, seed: int, step: int) -> None:
+    for sql in STORED_TEXT:  # issue 36 item 1: no NUL nor surrogate reaches the database
+        async with world.storage.db.execute(sql) as cur:
+            for row in await cur.fetchall():
+                for value in row:
+                    for text in texts_in(value):
+                        assert "\x00" not in text, (sql, text[:200])
+                        assert not any(0xD800 <= ord(c) <= 0xDFFF for c in text), sql
     problems, _ = await driver.audit(world.storage)
     async with world.storage.db.execute(
             "SELECT id FROM matches WHERE chouette_id IS NOT NULL") as cur:

@@ -32,12 +32,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapters.discord.buttons import GameButton
-from bot.adapters.discord.errors import APOLOGY, describe_error
+from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import Presenter
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
-from bot.service.core.boot import Storage, storage_for
+from bot.ops.endpoint import start_endpoint
+from bot.ops.logs import RedactingFormatter as RedactingFormatter  # (re-exported)
+from bot.ops.logs import apology, error_reference
+from bot.ops.logs import setup_logging as setup_ops_logging
+from bot.ops.metrics import observer_for
+from bot.runtime import Stopper, stop_children
+from bot.service.core.boot import Storage, StorageError, storage_for
 from bot.service.game import GameService
 
 log = logging.getLogger(__name__)
@@ -96,14 +102,26 @@ class BackgammonBot(ServiceBot):
         if self._service is None:
             if self._storage is None:
                 self._storage = storage_for(self.config)  # SQLite file or PostgreSQL url
-            await self._storage.open()
+            storage = self._storage
+            await storage.open()
             from bot.ai.runner import runner_from_config
 
             runner = runner_from_config(self.config.ai)
+            self._service = GameService(storage, self.config, ai=runner,
+                                        observer=observer_for(self.config))
+            lifecycle = self._service.lifecycle
+            lifecycle.on_stop("the storage", storage.close)  # registered first: closed last
             if runner is not None:
+                lifecycle.on_stop("the AI workers", runner.close)
                 await runner.start()
-            self._service = GameService(self._storage, self.config, ai=runner)
+        self._service.lifecycle.on_stop("the render workers", self.presenter.renderer.close)
         await self.presenter.renderer.start()  # the first boards need not wait for workers
+        if self._owns_storage:  # (tests inject their service and serve no endpoint)
+            metrics = await start_endpoint(self.config, self._service, self.gateway_problem,
+                                           self.presenter.renderer)
+            if metrics is not None:
+                metrics.metrics.gateway = lambda: [(sid, shard.latency)
+                                                   for sid, shard in self.shards.items()]
         if self._service.ai is not None and self.user is not None:
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
@@ -113,16 +131,28 @@ class BackgammonBot(ServiceBot):
         self.synced = await self.sync_commands()
 
     async def close(self) -> None:
+        """Stop: no new action, those in flight finish (their replies still reach Discord),
+        then the gateway closes, then what the service registered (render and AI workers,
+        the storage when it is this bot's) in the reverse order of their start."""
+        service = self._service
+        if service is not None:
+            await service.lifecycle.drain()
         try:
             await super().close()
         finally:
             self.presenter.renderer.close()
-            if self._owns_storage and self._storage is not None and self._service is not None:
-                if self._service.ai is not None:
-                    self._service.ai.close()
-                storage, self._service = self._storage, None
-                await storage.close()
+            if service is not None and self._owns_storage:
+                self._service = None
+                await service.lifecycle.stop()
 
+    def gateway_problem(self) -> str | None:
+        """For the health check: None when every shard of this process is connected."""
+        if self.is_closed():
+            return "closed"
+        if not self.is_ready():
+            return "not ready yet"
+        down = [sid for sid, shard in self.shards.items() if shard.is_closed()]
+        return f"shard(s) {', '.join(map(str, down))} disconnected" if down else None
     # ------------------------------------------------------------ commands
 
     def command_payload(self) -> list[dict[str, Any]]:
@@ -172,8 +202,10 @@ class BackgammonBot(ServiceBot):
             what = f"/{command}" if command else f"interaction {interaction.data!r}"
             original = error.original if isinstance(
                 error, app_commands.CommandInvokeError) else error
-            log.error("unexpected error in %s", what, exc_info=original)
-            text = APOLOGY
+            ref = error_reference()  # in the log line and in the apology: a report finds it
+            log.error("unexpected error %s in %s", ref, what, exc_info=original,
+                      extra={"error_ref": ref})
+            text = apology(ref)
         try:
             await self.presenter.private(interaction, text)
         except discord.HTTPException as exc:
@@ -185,30 +217,21 @@ class BackgammonBot(ServiceBot):
                  len(self.guilds))
 
 
-class RedactingFormatter(logging.Formatter):
-    """A formatter that replaces the bot token wherever it would appear."""
-
-    def __init__(self, secret: str, fmt: str | None = None) -> None:
-        super().__init__(fmt or "%(asctime)s %(levelname)-8s %(name)s: %(message)s")
-        self.secret = secret
-
-    def format(self, record: logging.LogRecord) -> str:
-        text = super().format(record)
-        return text.replace(self.secret, "[token]") if self.secret else text
-
-
-def setup_logging(token: str) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(RedactingFormatter(token))
-    root = logging.getLogger()
-    root.setLevel(logging.INFO)
-    root.addHandler(handler)
+def setup_logging(token: str, config: Config | None = None) -> None:
+    ops = (config or Config()).ops
+    setup_ops_logging(token, json_lines=ops.json_logs, level=ops.log_level)
 
 
 async def _run(config: Config) -> int:
     async with BackgammonBot(config) as bot:
+        closing: list[asyncio.Future[None]] = []  # (a reference keeps the task alive)
+        stopper = Stopper(on_stop=lambda: closing.append(asyncio.ensure_future(bot.close())))
+        stopper.install()
         try:
             await bot.start(config.token)
+        except StorageError as error:
+            print(f"bgbot: cannot start: {error}", file=sys.stderr)
+            return 1
         except discord.LoginFailure:
             log.error("Discord rejected the token: check DISCORD_TOKEN or discord.token")
             return 1
@@ -219,13 +242,18 @@ async def _run(config: Config) -> int:
             log.error("Cannot reach Discord (%s): check the network, or run the console "
                       "mode with `python -m bot console`", exc)
             return 1
+        finally:
+            stopper.remove()
+            await bot.close()
+            await asyncio.to_thread(stop_children)
     return 0
 
 
 def run_discord(config: Config) -> int:
-    """Run the bot until it is stopped; the exit status for ``python -m bot``."""
-    setup_logging(config.token)
+    """Run the bot until it is stopped (SIGTERM, Ctrl-C: cleanly, status 0); the exit
+    status for ``python -m bot``."""
+    setup_logging(config.token, config)
     try:
         return asyncio.run(_run(config))
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the handlers were installed
         return 0

@@ -7,6 +7,8 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.convert import NotInGuild
+from bot.ops.logs import APOLOGY as APOLOGY  # (re-exported)
+from bot.service.core.limits import shown
 
 PERMISSION_NAMES = {
     "send_messages": "Send Messages",
@@ -19,8 +21,6 @@ PERMISSION_NAMES = {
 }
 NEEDED = ("Send Messages, Send Messages in Threads, Create Public Threads, Embed Links "
           "and Attach Files")
-APOLOGY = ("Sorry, something went wrong on my side and nothing was changed by this "
-           "message. The error has been logged; please try again.")
 
 
 class MissingPermission(app_commands.AppCommandError):
@@ -55,7 +55,7 @@ def describe_error(error: Exception) -> str | None:
     if isinstance(error, NotInGuild | app_commands.NoPrivateMessage):
         return "Backgammon is played in a server channel, not in direct messages."
     if isinstance(error, app_commands.TransformerError):
-        return f"{error.value!r} is not a valid value for that option."
+        return f"{shown(str(error.value))} is not a valid value for that option."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.CheckFailure):

@@ -21,11 +21,13 @@ import functools
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
+from bot.runtime import worker_setup
 from bot.service.core.replies import Picture, PictureKind
 from render import render_png
 from render.view import BoardView
@@ -46,7 +48,9 @@ game (and Discord's heartbeats), so it goes first when both want a core."""
 
 
 def _start_worker(theme: str) -> None:
-    """In each worker at start: lower its priority, then warm up."""
+    """In each worker at start: no Ctrl-C (the bot stops its workers), end with the bot
+    even if it is killed outright, lower its priority, then warm up."""
+    worker_setup()
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # no nice() here: same priority, still correct
@@ -103,9 +107,15 @@ class Renderer:
         self.theme = theme
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self.closed = False
+        """After :meth:`close` no worker is started again (a late picture: a thread)."""
+        self.pending = 0
+        """Pictures asked for and not drawn yet (the queue's depth, for metrics)."""
+        self.on_drawn: Callable[[float], None] | None = None
+        """Told how long each picture took, in seconds (metrics)."""
 
     def _executor(self) -> ProcessPoolExecutor | None:
-        if self.workers <= 0:
+        if self.workers <= 0 or self.closed:
             return None
         if self._pool is None:
             self._pool = ProcessPoolExecutor(
@@ -155,6 +165,16 @@ class Renderer:
         return await self.summary(content)
 
     async def _draw(self, job: functools.partial[bytes]) -> bytes:
+        started = time.perf_counter()
+        self.pending += 1
+        try:
+            return await self._drawn(job)
+        finally:
+            self.pending -= 1
+            if self.on_drawn is not None:
+                self.on_drawn(time.perf_counter() - started)
+
+    async def _drawn(self, job: functools.partial[bytes]) -> bytes:
         pool = self._executor()
         if pool is not None:
             try:
@@ -185,6 +205,7 @@ class Renderer:
         return list(await asyncio.gather(*(self.png(v) for v in views)))
 
     def close(self) -> None:
+        self.closed = True
         if self._pool is not None:
             pool, self._pool = self._pool, None
             pool.shutdown(wait=False, cancel_futures=True)

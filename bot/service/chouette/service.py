@@ -31,6 +31,7 @@ from bot.service.chouette.seating import (
 )
 from bot.service.core import fairdice, money
 from bot.service.core.limits import MAX_STAKE, MAX_TEXT, check_options, quoted
+from bot.service.core.observe import kind_of, naming
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import Suggestion, TableState
@@ -45,6 +46,7 @@ from bot.storage.interface import (
     MatchStatus,
     StorageError,
     Transaction,
+    clean_text,
 )
 from engine.chouette import Draw, GameStakes, Stand, Table, TableOptions, draw_seats
 from engine.errors import BackgammonError
@@ -93,7 +95,8 @@ class ChouetteService:
                 crow = None
             return await body(tx, crow)
 
-        return await self.runner.transact(place, actor, run, stale=STALE, note_user=False)
+        with naming(kind_of(body)):
+            return await self.runner.transact(place, actor, run, stale=STALE, note_user=False)
 
     async def _game_work(self, tx: Transaction, crow: ChouetteRow, actor: Actor) -> Work | None:
         """The work on the chouette's game in progress, if any."""
@@ -352,7 +355,7 @@ class ChouetteService:
                 raise Refusal("Only the captain's partners make suggestions to the captain.")
             if actor.id == stakes.captain:
                 raise Refusal("You are the captain: your decision is the team's; just play.")
-            said = text.strip()
+            said = clean_text(text).strip()
             if not said:
                 raise Refusal("Suggest something: a play (/chouette suggest 13/7 8/7) or a "
                               "cube action (double, take, drop).")

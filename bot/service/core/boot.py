@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from bot.config import Config
 from bot.storage.backends import describe, make_storage
-from bot.storage.interface import Storage
+from bot.storage.interface import Storage, StorageError
 
-__all__ = ["Storage", "storage_for", "where"]
+__all__ = ["Storage", "StorageError", "storage_for", "where"]
 
 
 def storage_for(config: Config) -> Storage:

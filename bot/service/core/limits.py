@@ -25,6 +25,16 @@ def check_options(what: str, texts: list[str], count: int = 0) -> None:
                       f"{MAX_OPTION_TEXT} characters each.")
 
 
+SHOWN = 40
+"""The most of a user's text a refusal quotes back (longer is cut, with an ellipsis)."""
+
+
+def shown(text: str, limit: int = SHOWN) -> str:
+    """``text`` quoted for a refusal, cut to ``limit`` characters: a refusal never echoes
+    a whole input (a 10,000-character label is not worth 10,000 characters back)."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def quoted(error: Exception) -> str:
     """An error's text cut to a reply's length (it may quote what the user typed)."""
     return str(error)[:300]

@@ -25,12 +25,25 @@ and the look-only commands (:mod:`bot.service.analysis.service`) all go through 
 from __future__ import annotations
 
 import asyncio
+import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from bot.service.core import fairdice, present, takeback
+from bot.service.core.lifecycle import STOPPING, Lifecycle
+from bot.service.core.observe import (
+    COMMITTED,
+    REFUSED,
+    ActionEvent,
+    NullObserver,
+    Observer,
+    kind_of,
+    naming,
+)
+from bot.service.core.observe import current_kind as action_kind
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.state import MatchState
 from bot.service.core.values import Actor, Expect, Place, check_id
@@ -41,6 +54,7 @@ from bot.storage.interface import (
     MatchStatus,
     StaleVersionError,
     Storage,
+    StorageBusy,
     StorageError,
     Transaction,
 )
@@ -51,6 +65,8 @@ from engine.player import Player
 from engine.rules import RuleOptions
 from engine.scoring import EndReason, Result, ResultKind
 from engine.variant import get_variant
+
+log = logging.getLogger(__name__)
 
 CACHE_LIMIT = 2000
 """Matches (and channel locks) kept in memory; older ones are reloaded from storage."""
@@ -87,6 +103,21 @@ def new_session(row: MatchRow) -> Session:
     return MoneySession.new(rules, variant, row.stake)
 
 
+def reason_class(error: BaseException) -> str:
+    """The class of a refusal, for the operator's counts (see :data:`observe.REASONS`)."""
+    if isinstance(error, StaleVersionError):
+        return "stale"
+    if isinstance(error, StorageBusy):
+        return "busy"
+    if isinstance(error, StorageError):
+        return "unavailable"
+    if isinstance(error, BackgammonError):
+        return "rule"
+    if isinstance(error, Refusal):
+        return "refusal"
+    return "error"
+
+
 def refusal_text(error: Exception) -> str | None:
     """The reason to show for an error that refuses an action (None: not a refusal)."""
     if isinstance(error, Refusal | BackgammonError | StorageError):
@@ -104,8 +135,13 @@ class ActionRunner:
     def __init__(self, storage: Storage, *, new_seed: Callable[[], str],
                  dice: Callable[[str, int], fairdice.DiceStream],
                  clock: Callable[[], datetime],
-                 seating: Callable[[MatchRow], Seating], analysis: bool = False) -> None:
+                 seating: Callable[[MatchRow], Seating], analysis: bool = False,
+                 lifecycle: Lifecycle | None = None, observer: Observer | None = None) -> None:
         self.storage = storage
+        self.lifecycle = lifecycle or Lifecycle()
+        """Refuses new actions once the service stops (and counts those in flight)."""
+        self.observer: Observer = observer or NullObserver()
+        """Told of every action: its kind, place, outcome and time (metrics, logs)."""
         self.analysis = analysis
         """Whether this server analyses games (the AI is on): a match's end offers it."""
         self.new_seed = new_seed
@@ -246,16 +282,40 @@ class ActionRunner:
                 await self.note_user(tx, actor)
             return await body(tx)
 
-        async with self.lock(place.channel_id):
-            try:
-                # The storage takes the channel's cross-process lock first and re-runs the
-                # whole body if the database aborted it before anything committed.
-                return await self.storage.run(work, lock_channel=place.channel_id)
-            except (Refusal, BackgammonError, StaleVersionError, StorageError) as error:
-                text = stale if stale and isinstance(error, StaleVersionError) else (
-                    refusal_text(error))
-                assert text is not None
-                return Reply.refuse(text)
+        started = time.perf_counter()
+        kind = action_kind(body)
+        if not self.lifecycle.begin():
+            self._observe(kind, place, actor, REFUSED, "stopping", started)
+            return Reply.refuse(STOPPING)
+        outcome, reason = REFUSED, "error"
+        try:
+            async with self.lock(place.channel_id):
+                try:
+                    # The storage takes the channel's cross-process lock first and re-runs
+                    # the whole body if the database aborted it before anything committed.
+                    reply = await self.storage.run(work, lock_channel=place.channel_id)
+                except (Refusal, BackgammonError, StaleVersionError, StorageError) as error:
+                    reason = reason_class(error)
+                    text = stale if stale and isinstance(error, StaleVersionError) else (
+                        refusal_text(error))
+                    assert text is not None
+                    return Reply.refuse(text)
+                outcome, reason = (COMMITTED, "") if reply.ok else (REFUSED, "refusal")
+                return reply
+        finally:
+            self.lifecycle.end()
+            self._observe(kind, place, actor, outcome, reason, started)
+
+    def _observe(self, kind: str, place: Place, actor: Actor, outcome: str, reason: str,
+                 started: float) -> None:
+        seconds = time.perf_counter() - started
+        if outcome == COMMITTED:
+            log.info("%s/%s %s by %s: %s in %.1f ms", place.guild_id, place.channel_id, kind,
+                     actor.id, outcome, seconds * 1000)
+        try:
+            self.observer.action(ActionEvent(kind, place, actor.id, outcome, reason, seconds))
+        except Exception:  # an observer's bug never costs a player his action
+            log.exception("the action observer failed")
 
     async def run(self, place: Place, actor: Actor, op: Op, *, expect: Expect | None = None,
                   statuses: tuple[MatchStatus, ...] = ACTIVE, redirect: bool = True) -> Reply:
@@ -282,7 +342,8 @@ class ActionRunner:
             await op(work)
             return await self.commit(work)
 
-        reply = await self.transact(place, actor, body)
+        with naming(kind_of(op)):
+            reply = await self.transact(place, actor, body)
         if not missing or expect is not None or not redirect:
             return reply
         found = await self.elsewhere(place, actor, statuses)

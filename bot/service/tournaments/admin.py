@@ -16,7 +16,7 @@ from bot.config import Config
 from bot.service.core.replies import Mention, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import MatchState
-from bot.service.core.values import Actor, Place
+from bot.service.core.values import Actor, Place, check_id
 from bot.service.play.endings import abandon_game
 from bot.service.tournaments.data import (
     STARTED,
@@ -31,7 +31,7 @@ from bot.service.tournaments.data import (
 )
 from bot.service.tournaments.play import round_lines
 from bot.service.tournaments.signup import Tournaments
-from bot.storage.interface import MatchStatus, TournamentStatus, Transaction
+from bot.storage.interface import MatchStatus, TournamentStatus, Transaction, clean_text
 from engine.errors import BackgammonError
 from engine.tournament import Pairing, Reason, TournamentState
 
@@ -93,7 +93,7 @@ class TournamentAdmin:
 
     def _pairing(self, state: TournamentState, pairing: str) -> Pairing:
         try:
-            return state.pairing(pairing.strip().upper())
+            return state.pairing(clean_text(pairing).strip().upper())
         except BackgammonError as error:
             raise Refusal(str(error)) from None
 
@@ -104,10 +104,14 @@ class TournamentAdmin:
                      tournament: int | None = None) -> Reply:
         """The organiser decides ``pairing`` for ``winner`` (an organiser's result, its
         ``reason`` stored and shown); an open match of the pairing is cancelled."""
-        reason = " ".join(reason.split())
+        reason = " ".join(clean_text(reason).split())
         if not 1 <= len(reason) <= REASON_LIMIT:
             return Reply.refuse(f"Give the reason for the result (1 to {REASON_LIMIT} "
                                 "characters): it is stored and shown with it.")
+        try:
+            check_id(winner, "winner's user")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
 
         async def body(tx: Transaction) -> Reply:
             loaded = await find_with_matches(tx, place, tournament, statuses=[

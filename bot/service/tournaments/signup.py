@@ -53,7 +53,7 @@ from bot.service.tournaments.data import (
     save,
 )
 from bot.service.tournaments.play import TournamentPlay, round_lines
-from bot.storage.interface import StorageError, TournamentStatus, Transaction
+from bot.storage.interface import StorageError, TournamentStatus, Transaction, clean_text
 from engine.errors import BackgammonError
 from engine.match import Match
 from engine.rules import RuleOptions
@@ -138,7 +138,7 @@ class Tournaments:
             return refuse_channel("Tournaments aren't created in this channel on this "
                                   "server: nothing was created.", "Tournaments are created "
                                   "in ", server.tournament_channels)
-        name = " ".join(name.split())
+        name = " ".join(clean_text(name).split())
         if not 1 <= len(name) <= NAME_LIMIT:
             return Reply.refuse(f"A tournament's name has 1 to {NAME_LIMIT} characters.")
         if signup_hours is not None and not 0 < signup_hours <= 24 * 60:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 """Every integer column is a signed 64-bit integer on both backends (SQLite
@@ -71,26 +75,60 @@ def check_int64(what: str, value: int) -> int:
     return value
 
 
-def clean_name(name: str, user_id: int) -> str:
-    """A display name as both backends store it.
+_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _fix_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code == 0:
+        return ""
+    return "\ufffd" if code >= 0xD800 else " "
+
+
+def _fix_unstorable(match: re.Match[str]) -> str:
+    return "" if match.group() == "\x00" else "\ufffd"
+
+
+def clean_text(text: str, limit: int | None = None) -> str:
+    """Any text a user typed, as both backends store it (names, tournament names, pairing
+    labels, reasons, suggestions, settings values, ...).
 
     PostgreSQL text cannot hold U+0000 and neither database can store a lone UTF-16
     surrogate (which Python strings may carry, e.g. from a console with surrogate
-    escapes): NULs are removed, surrogates become U+FFFD, other C0 control
-    characters (newlines, tabs, ...) become spaces, and the result is cut to
+    escapes): NULs are removed, surrogates become U+FFFD, other C0 control characters
+    and DEL (newlines, tabs, escapes) become spaces, and the result is cut to ``limit``
+    characters when one is given.  (Bidirectional controls in display names are a
+    matter of showing them, not of storing them: see the presenters.)
+    """
+    cleaned = _CONTROL.sub(_fix_control, text) if _CONTROL.search(text) else text
+    return cleaned if limit is None else cleaned[:limit]
+
+
+def storable(value: Any) -> Any:
+    """``value`` as a statement parameter both databases accept: in a string, NUL removed
+    and lone surrogates replaced by U+FFFD (the last line of defence under
+    :func:`clean_text`, applied to every parameter by both backends, so no text can make
+    PostgreSQL raise ``CharacterNotInRepertoireError`` or SQLite a ``UnicodeEncodeError``);
+    anything else as it is."""
+    if isinstance(value, str) and _UNSTORABLE.search(value):
+        return _UNSTORABLE.sub(_fix_unstorable, value)
+    return value
+
+
+def storable_params(params: Any) -> Any:
+    """A statement's parameters (a sequence or a mapping) through :func:`storable`."""
+    if isinstance(params, Mapping):
+        return {key: storable(value) for key, value in params.items()}
+    if isinstance(params, Sequence) and not isinstance(params, str):
+        return [storable(value) for value in params]
+    return params
+
+
+def clean_name(name: str, user_id: int) -> str:
+    """A display name as both backends store it: :func:`clean_text` cut to
     :data:`NAME_LIMIT` characters.  A name that is empty after cleaning becomes the
     user id, as the leaderboard shows an unknown user.
     """
-    out = []
-    for ch in name:
-        code = ord(ch)
-        if code == 0:
-            continue
-        if 0xD800 <= code <= 0xDFFF:
-            out.append("\ufffd")
-        elif code < 0x20 or code == 0x7F:
-            out.append(" ")
-        else:
-            out.append(ch)
-    cleaned = "".join(out)[:NAME_LIMIT]
+    cleaned = clean_text(name, NAME_LIMIT)
     return cleaned if cleaned.strip() else str(user_id)

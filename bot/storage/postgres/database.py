@@ -16,6 +16,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
 
+from bot.storage.core.errors import storable
 from bot.storage.core.sql import migrations
 
 _PARAM_RE = re.compile(r"\?|(?<![:\w]):([A-Za-z_]\w*)")
@@ -63,7 +64,7 @@ def translate(sql: str) -> tuple[str, tuple[str, ...]]:
 
 
 def _value(value: Any) -> Any:
-    return int(value) if isinstance(value, bool) else value
+    return int(value) if isinstance(value, bool) else storable(value)
 
 
 def _arguments(params: Sequence[Any] | Mapping[str, Any], names: tuple[str, ...]) -> list[Any]:

@@ -53,11 +53,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import asyncpg  # type: ignore[import-untyped]  # no stubs; asyncpg-stubs is optional
 
@@ -74,6 +76,7 @@ from bot.storage.postgres.database import PgDatabase, pg_migrations
 from bot.storage.postgres.transaction import PostgresTransaction
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _SLOT_CONSTRAINTS = frozenset({"events_pkey", "games_match_id_number_key"})
 """Another process wrote this event / game number first: the action is stale."""
@@ -112,6 +115,18 @@ _BUSY_ERRORS: tuple[type[BaseException], ...] = (
 )
 _FIRST_DELAY = 0.02
 _MAX_DELAY = 0.5
+
+
+def _reason(error: BaseException) -> str:
+    """A connection failure in a few words."""
+    if isinstance(error, asyncpg.TooManyConnectionsError):
+        return f"it has no free connection ({str(error).strip() or 'too many connections'})"
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused (is the server up?)"
+    if isinstance(error, asyncpg.CannotConnectNowError):
+        return f"the server is starting up or shutting down ({error})"
+    text = str(error).strip()
+    return text or type(error).__name__
 
 
 def _backoff(delay: float) -> tuple[float, float]:
@@ -157,23 +172,70 @@ class PostgresStorage:
         self.acquire_timeout = acquire_timeout
         self.retry_seconds = retry_seconds
         self.idle_in_transaction_timeout = idle_in_transaction_timeout
+        self.retries = 0
+        """Transactions (or connections) tried again since the start (for the metrics)."""
         self._pool: asyncpg.Pool | None = None
 
+    @property
+    def where(self) -> str:
+        """The database for messages: host, port and name (never the password)."""
+        parts = urlsplit(self.url)
+        port = f":{parts.port}" if parts.port else ""
+        return f"PostgreSQL {parts.hostname or 'localhost'}{port}{parts.path}"
+
     async def open(self) -> None:
+        """Connect (the pool's first connection) and migrate.  A server that refuses
+        connections -- not up yet, restarting, its connection limit reached -- is tried
+        again with jittered backoff for ``retry_seconds`` (each retry logged), as an
+        action would be; then :class:`StorageUnavailable` names the database and the
+        reason."""
         settings = {
             "lock_timeout": f"{max(1, int(self.lock_timeout * 1000))}ms",
             "idle_in_transaction_session_timeout":
                 f"{max(1, int(self.idle_in_transaction_timeout * 1000))}ms",
         }
-        self._pool = await asyncpg.create_pool(
-            self.url, min_size=1, max_size=self.pool_size, command_timeout=120,
-            server_settings=settings)
-        await self._migrate()
+        deadline = time.monotonic() + self.retry_seconds
+        delay, tries = _FIRST_DELAY * 10, 0
+        while True:
+            pool = None
+            try:
+                pool = await asyncpg.create_pool(
+                    self.url, min_size=1, max_size=self.pool_size, command_timeout=120,
+                    server_settings=settings)
+                self._pool = pool
+                await self._migrate()
+                return
+            except BaseException as error:
+                self._pool = None
+                if pool is not None:
+                    pool.terminate()
+                if not _connection_failed(error, None) or isinstance(error, TimeoutError):
+                    if pool is None and isinstance(error, asyncpg.PostgresError | TimeoutError):
+                        # refused for good: a wrong password, no such database, ...
+                        raise StorageUnavailable(f"the database {self.where} refused the "
+                                                 f"connection: {_reason(error)}") from error
+                    raise
+                tries += 1
+                pause, delay = _backoff(delay)
+                reason = _reason(error)
+                if time.monotonic() + pause >= deadline:
+                    raise StorageUnavailable(
+                        f"the database {self.where} cannot be reached: {reason} (tried "
+                        f"{tries} time{'s' if tries != 1 else ''} in "
+                        f"{self.retry_seconds:g} s, storage.retry_seconds)") from error
+                log.warning("the database %s refuses connections (%s): trying again in "
+                            "%.1f s", self.where, reason, pause)
+                await asyncio.sleep(pause)
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = 5.0) -> None:
+        """Close the pool: its connections are released when their transactions end (at
+        most ``timeout`` seconds; then they are closed, and the server rolls back)."""
         if self._pool is not None:
             pool, self._pool = self._pool, None
-            await pool.close()
+            try:
+                await asyncio.wait_for(pool.close(), timeout)
+            except TimeoutError:
+                pool.terminate()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -243,6 +305,7 @@ class PostgresStorage:
                 if not failed:
                     raise
                 pause, delay = _backoff(delay)
+                self.retries += 1
                 if time.monotonic() + pause >= deadline:
                     if isinstance(error, asyncpg.TooManyConnectionsError):
                         raise StorageBusy("The database has no free connection: your action "
@@ -307,6 +370,7 @@ class PostgresStorage:
                 raise  # it may have committed: never re-run it
             except (RetryableConflict, StorageUnavailable) as error:
                 pause, delay = _backoff(delay)
+                self.retries += 1
                 if time.monotonic() + pause >= deadline:
                     if isinstance(error, RetryableConflict):
                         raise StorageBusy() from error

@@ -68,23 +68,56 @@ class SqliteStorage:
         self.retry_seconds = retry_seconds
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()
+        self.retries = 0
+        """Always 0: SQLite has nothing to retry (for the metrics, as PostgreSQL)."""
 
     async def open(self) -> None:
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(self.path, isolation_level=None,
-                                     timeout=self.lock_timeout)
-        await db.execute("PRAGMA journal_mode = WAL")
-        await db.execute("PRAGMA synchronous = FULL")
-        await db.execute("PRAGMA foreign_keys = ON")
-        await db.execute(f"PRAGMA busy_timeout = {max(1, int(self.lock_timeout * 1000))}")
-        self._db = db
-        await self._migrate()
-
-    async def close(self) -> None:
-        if self._db is not None:
-            await self._db.close()
+        """Open (create) the file and migrate it; :class:`StorageUnavailable`, naming the
+        file and the reason, when it cannot be opened (a folder that cannot be written,
+        a file that is not a database)."""
+        db = None
+        if self.path != ":memory:" and Path(self.path).is_dir():
+            raise StorageUnavailable(f"cannot open the SQLite database {self.path}: it is a "
+                                     "folder")
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            db = await aiosqlite.connect(self.path, isolation_level=None,
+                                         timeout=self.lock_timeout)
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA synchronous = FULL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute(f"PRAGMA busy_timeout = {max(1, int(self.lock_timeout * 1000))}")
+            self._db = db
+            await self._migrate()
+        except (sqlite3.Error, OSError) as error:
             self._db = None
+            if db is not None:
+                await db.close()
+            raise StorageUnavailable(f"cannot open the SQLite database {self.path}: "
+                                     f"{error}") from error
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Close the connection, after the transaction under way (waited for at most
+        ``timeout`` seconds) and a WAL checkpoint: the database file alone then holds
+        every committed action (a copy of it needs no ``-wal`` file)."""
+        if self._db is None:
+            return
+        db = self._db
+        try:
+            await asyncio.wait_for(self._lock.acquire(), timeout)
+        except TimeoutError:
+            pass  # a transaction still runs: closing rolls it back
+        else:
+            try:
+                if self.path != ":memory:":
+                    await db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error:
+                pass  # another process reads: the next one to close checkpoints
+            finally:
+                self._lock.release()
+        self._db = None
+        await db.close()
 
     @property
     def db(self) -> aiosqlite.Connection:

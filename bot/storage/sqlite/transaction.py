@@ -23,7 +23,7 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.chouette.queries import ChouetteQueries
-from bot.storage.core.errors import RetryableConflict, StaleVersionError
+from bot.storage.core.errors import RetryableConflict, StaleVersionError, storable_params
 from bot.storage.play.queries import PlayQueries
 from bot.storage.settings.queries import SettingsQueries
 from bot.storage.standings.queries import StandingsQueries
@@ -59,13 +59,13 @@ def _run_batch(conn: sqlite3.Connection, batch: Sequence[_Statement]) -> Any:
     result: Any = None
     for st in batch:
         if st.kind == _MANY:
-            conn.executemany(st.sql, st.params)
+            conn.executemany(st.sql, [storable_params(row) for row in st.params])
             continue
         if st.kind == _ROLLBACK:
             if conn.in_transaction:
                 conn.execute(st.sql)
             continue
-        cur = conn.execute(st.sql, st.params)
+        cur = conn.execute(st.sql, storable_params(st.params))
         try:
             if st.kind == _ROWS:
                 result = cur.fetchall()
@@ -108,13 +108,13 @@ async def _submit_one_by_one(db: aiosqlite.Connection, batch: Sequence[_Statemen
     result: Any = None
     for st in batch:
         if st.kind == _MANY:
-            await db.executemany(st.sql, st.params)
+            await db.executemany(st.sql, [storable_params(row) for row in st.params])
             continue
         if st.kind == _ROLLBACK:
             if db.in_transaction:
                 await db.execute(st.sql)
             continue
-        async with db.execute(st.sql, st.params) as cur:
+        async with db.execute(st.sql, storable_params(st.params)) as cur:
             if st.kind == _ROWS:
                 result = list(await cur.fetchall())
             elif st.kind == _CURSOR:

@@ -12,6 +12,17 @@ class StandingsQueries(PlayersQueries):
     """The leaderboard and player stats (a player's balance and rating come from
     :class:`~bot.storage.players.queries.PlayersQueries`)."""
 
+    async def activity(self) -> dict[str, int]:
+        row = await self._one(
+            "SELECT (SELECT COUNT(*) FROM matches WHERE status = 'active'), "
+            "(SELECT COUNT(*) FROM matches WHERE status = 'challenged'), "
+            "(SELECT COUNT(*) FROM chouettes WHERE status IN ('open', 'playing')), "
+            "(SELECT COUNT(*) FROM tournaments WHERE status IN ('signup', 'running', "
+            "'paused'))")
+        games, challenges, tables, tournaments = (int(v) for v in row)
+        return {"games": games, "challenges": challenges, "tables": tables,
+                "tournaments": tournaments}
+
     BOARD_SQL = """
         WITH members AS (
             SELECT white_id AS user_id FROM matches WHERE guild_id = :g

@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.storage.core.errors import clean_text
 from bot.storage.core.sql import SqlPrimitives, dumps, now
 from bot.storage.play.interface import MatchRow
 from bot.storage.play.queries import MATCH_COLUMNS, match_row
@@ -44,7 +45,7 @@ class TournamentQueries(SqlPrimitives):
             "state, version, round, signup_until, created_at, updated_at) "
             "VALUES (?, ?, ?, ?, 'signup', ?, ?, 0, 0, ?, ?, ?) "
             f"RETURNING {TOURNAMENT_COLUMNS}",
-            (guild_id, channel_id, organiser_id, name, dumps(config), dumps(state),
+            (guild_id, channel_id, organiser_id, clean_text(name), dumps(config), dumps(state),
              signup_until, stamp, stamp))
         assert row is not None
         return tournament_row(row)
@@ -97,7 +98,7 @@ class TournamentQueries(SqlPrimitives):
     async def link_match(self, match_id: int, tournament_id: int, pairing: str) -> None:
         await self._write(
             "UPDATE matches SET tournament_id = ?, tournament_pairing = ? WHERE id = ?",
-            (tournament_id, pairing, match_id))
+            (tournament_id, clean_text(pairing), match_id))
 
     async def match_pairing(self, match_id: int) -> tuple[int, str] | None:
         row = await self._one(

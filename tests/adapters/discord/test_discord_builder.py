@@ -73,6 +73,8 @@ class Taps:
             if (all(r.callbacks for r in self.fake.interactions.values())
                     and not any(m.loading for m in self.fake.messages.values())
                     and (live is None or not live.drawing)):
+                if live is not None:  # one pending turn mention at a time
+                    assert len(turn_mentions(self.fake, self.channel)) <= 1
                 return
             await asyncio.sleep(0.01)
         raise AssertionError("the bot never settled")
@@ -118,7 +120,7 @@ class Taps:
                 self.seen["picks"] += 1
                 record = await self.fake.select(user, builder, menu["placeholder"], label)
             assert await record.acknowledged() == 6  # the builder is edited in place
-            await self.fake.until(lambda: builder.edits > before)
+            await self.fake.until(lambda edits=before: builder.edits > edits)
             await self.settle()
         raise AssertionError("the builder never closed")
 
@@ -197,13 +199,7 @@ async def test_a_variant_game_by_taps_on_a_live_board(fake: FakeDiscord, tmp_pat
         await (await fake.click(bob, challenge, "Accept")).public()
         taps = Taps(fake, [alice, bob], seed=7, live=host.bot.presenter.live)
         taps.whole = 0.5  # (a long game: half the time the whole play, from its menu)
-        mentions_seen = 0
-
-        async def play_and_count() -> Message:
-            nonlocal mentions_seen
-            return await taps.play_match()
-
-        last = await play_and_count()
+        last = await taps.play_match()
         seen = taps.seen
         assert seen["stages"] >= 2 and seen["doublets"] and seen["bear-offs"], seen
         assert seen["reverse sides"] and seen["doublets named"], seen
@@ -280,7 +276,7 @@ async def test_the_builder_s_refusals(fake: FakeDiscord, host: Host,
 
 async def test_a_live_board_edits_one_message_and_keeps_one_mention(
         fake: FakeDiscord, host: Host, discord_limits: list[str]) -> None:
-    alice, bob, carol = users(fake)
+    alice, bob, _ = users(fake)
     host.dice = Dice(then="9e3779b97f4a7c15f39cc0605cedc834")
     await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
     assert host.bot is not None and host.bot.presenter.live is not None
@@ -308,7 +304,7 @@ async def test_a_live_board_edits_one_message_and_keeps_one_mention(
             record = await fake.slash(by_id[uid], "move", moves=plays[0], channel=thread)
             assert (await record.message()).ephemeral  # a private "done" for the mover
         actions += 1
-        await fake.until(lambda: (board.components and board.custom_ids() != version)
+        await fake.until(lambda shown=version: (board.components and board.custom_ids() != shown)
                          or "wins the" in board.text)
         await fake.until(lambda: len(turn_mentions(fake, thread)) == 1
                          or "wins the" in board.text)

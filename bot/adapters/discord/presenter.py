@@ -11,6 +11,9 @@ The cogs and the buttons call the service, then hand the reply to a
 * a challenge waiting for its answer is posted without its buttons, noted by the service,
   then given the buttons of the noted version (:mod:`.posted`), so that its answer can
   retire them even after a restart;
+* a reply with a move builder is shown privately to its player (:mod:`.builder`); in a
+  channel whose board mode is live, a game's board is edited in place rather than posted
+  anew (:mod:`.live`);
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before

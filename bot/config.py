@@ -28,6 +28,9 @@ class ConfigError(Exception):
     """A configuration problem, described in one line."""
 
 
+BOARD_MODES = ("auto", "live", "new")
+
+
 @dataclass(frozen=True, slots=True)
 class DiscordConfig:
     token: str = ""
@@ -40,8 +43,17 @@ class DiscordConfig:
     """0 lets discord.py choose (AutoShardedBot); >0 fixes the shard count."""
     shard_ids: tuple[int, ...] = ()
     """The shards this process runs (several processes: each its own ids); empty = all."""
+    board_mode: str = "auto"
+    """How a game's board follows the play (issue 31): 'live' (one board message per game,
+    edited after every action, and one short message mentioning the player to act), 'new'
+    (a new board message after every action; the older one loses its buttons), or 'auto'
+    (live in a game's own thread, new in a shared channel).  Read only through
+    ``bot.adapters.discord.live.board_mode``."""
 
     def check(self) -> None:
+        if self.board_mode not in BOARD_MODES:
+            raise ConfigError("discord.board_mode must be one of: "
+                              f"{', '.join(map(repr, BOARD_MODES))} (not {self.board_mode!r})")
         if self.shard_count < 0:
             raise ConfigError("discord.shard_count must be 0 (automatic) or a positive number")
         if self.shard_ids:

@@ -77,6 +77,12 @@ def examples() -> dict[str, BoardView]:
                                 make_side({23: 1, 22: 2}, waiting=12)),
             turn=B, players=NAMES, dice=(1, 2), variant="Acey-Deucey",
             money=MoneyInfo("1 point")),
+        # The move builder's picture (issue 31): the opening 6-1 with 13/7 entered so far.
+        "move-builder": BoardView(
+            Position.from_sides(make_side({24: 2, 13: 4, 8: 3, 7: 1, 6: 5}),
+                                Position.standard().sides[B]),
+            turn=W, players=NAMES, dice=(6, 1), dice_used=(True, False),
+            match=MatchInfo(7)),
     }
 
 

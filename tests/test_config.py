@@ -51,6 +51,7 @@ def test_values_are_typed() -> None:
         ("[storage]\ndatabase = ''\n", "storage.database"),
         ("[render]\ntheme = 'neon'\n", "render.theme must be one of: "),
         ("[render]\nworkers = -1\n", "render.workers must be from 0 to 32"),
+        ("[discord]\nboard_mode = 'edit'\n", "discord.board_mode must be one of: 'auto', "),
         ("[ai]\ndefault_level = 'god'\n", "ai.default_level must be one of"),
         ("discord = 3\n", "[discord] must be a table"),
         ("this is = not toml = at all", "not valid TOML"),

@@ -43,6 +43,7 @@ from bot.service.core.lifecycle import DRAIN_SECONDS
 from bot.service.core.limits import shown
 from bot.service.core.replies import (
     Action,
+    BuilderView,
     ChannelMention,
     Notice,
     Picture,
@@ -65,6 +66,8 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /roll  /double  /take  /drop  /beaver
   /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off
   /undo  /confirm  /choose OPTION
+  /steps               the move builder: the numbered steps for each die (and the whole
+                       plays when few); /step N takes one, /undo-step, /start-over
   /resign [single|gammon|backgammon]   /answer accept|reject
   /board  /claim  /forfeit [confirm]
   /stop                ends a money session between games    /rematch  plays again
@@ -114,11 +117,23 @@ ACTIONS = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.
            "drop": Action.DROP, "beaver": Action.BEAVER, "move": Action.MOVE,
            "undo": Action.UNDO, "confirm": Action.CONFIRM, "choose": Action.CHOOSE,
            "resign": Action.RESIGN, "claim": Action.CLAIM, "forfeit": Action.FORFEIT,
-           "board": Action.BOARD, "stop": Action.STOP, "rematch": Action.REMATCH}
+           "board": Action.BOARD, "stop": Action.STOP, "rematch": Action.REMATCH,
+           "steps": Action.STEPS, "step": Action.STEP, "undo-step": Action.UNDO_STEP,
+           "start-over": Action.START_OVER}
 """Console commands that are actions of the service's action table (same names)."""
 
+WIDTH = 96
+"""The console's line width for the move builder's menus."""
+BUILDER_STEPS = frozenset({Action.STEP, Action.UNDO_STEP, Action.START_OVER})
+"""The move builder's actions: after one, the builder is listed again (issue 31)."""
+
+BUILDER_COMMANDS = {Action.UNDO_STEP: "/undo-step", Action.START_OVER: "/start-over",
+                    Action.CONFIRM: "/confirm", Action.CHOOSE: "/choose"}
+"""How the console types the move builder's buttons."""
+
 TURN_COMMANDS = frozenset({"roll", "double", "take", "drop", "beaver", "move", "confirm",
-                           "choose", "answer", "hint", "board", "demo"})
+                           "choose", "answer", "hint", "board", "demo", "steps", "step",
+                           "undo-step", "start-over"})
 """The game's next steps: without a name they are made by the player the game waits for
 (so one person can play both sides); every other command without a name is the last
 actor's (``/undo`` takes back his own play, ``/forfeit confirm`` confirms his own
@@ -200,7 +215,28 @@ class Console:
                 out.append(plain_part(part))
         return "".join(out)
 
+    def show_builder(self, view: BuilderView) -> None:
+        """The move builder as numbered lines: ``/step N`` takes entry N."""
+        self.say(view.text)
+        for menu in view.menus:
+            lines = [f"  {menu.title}:"]
+            for option in menu.options:
+                entry = f"{option.number}) {option.label}"
+                if len(lines[-1]) + 3 + len(entry) > WIDTH:
+                    lines.append("     ")
+                lines[-1] += f"   {entry}"
+            self.say("\n".join(lines))
+        if view.menus:
+            self.say("  /step N takes one (/step 13/7 names it).")
+        if view.buttons:
+            self.say("  or: " + "   ".join(
+                f"{BUILDER_COMMANDS.get(b.action, '/' + b.action.value)}"
+                + (f" {b.option}" if b.option else "") for b in view.buttons))
+
     async def show(self, reply: Reply) -> None:
+        if reply.ok and reply.builder is not None:
+            self.show_builder(reply.builder)
+            return
         if not reply.ok:
             ref = reply.channel_ref
             link = "" if ref is None else " #" + next(
@@ -317,8 +353,12 @@ class Console:
             self.current = actor.name
         action = ACTIONS.get(command)
         if action is not None:
-            await self.show(await self.service.act(action, self.place, actor,
-                                                   option=rest or None))
+            reply = await self.service.act(action, self.place, actor, option=rest or None)
+            await self.show(reply)
+            if reply.ok and action in BUILDER_STEPS:  # what the builder offers now
+                after = await self.service.act(Action.STEPS, self.place, actor)
+                if after.ok:
+                    await self.show(after)
             await open_pairings(self, channel_id)  # an ended match may pair a round
             return True
         handler = self._commands().get(command)

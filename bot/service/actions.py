@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.service.analysis.service import Analysis
+from bot.service.builder.service import Builder
 from bot.service.core.limits import shown
 from bot.service.core.observe import naming
 from bot.service.core.replies import Action, Reply
@@ -19,8 +20,10 @@ from bot.service.play.watch import Watch
 
 Call = Callable[[Place, Actor, str, Expect | None], Awaitable[Reply]]
 NEEDS_OPTION = {Action.MOVE: "Say which moves to make, e.g. /move 13/7 8/7.",
-                Action.CHOOSE: "Say which option you choose."}
-TAKES_OPTION = frozenset({Action.MOVE, Action.CHOOSE, Action.RESIGN, Action.FORFEIT})
+                Action.CHOOSE: "Say which option you choose.",
+                Action.STEP: "Say which step to take, e.g. /step 2 (/steps lists them)."}
+TAKES_OPTION = frozenset({Action.MOVE, Action.CHOOSE, Action.RESIGN, Action.FORFEIT,
+                          Action.STEPS, Action.STEP})
 """The actions that read an ``option``; the others refuse one rather than drop it."""
 
 
@@ -28,8 +31,9 @@ class ActionTable:
     """Every action, defined once."""
 
     def __init__(self, challenges: Challenges, commands: Commands, concessions: Concessions,
-                 watch: Watch, sessions: Sessions, analysis: Analysis) -> None:
-        c, k = commands, concessions
+                 watch: Watch, sessions: Sessions, analysis: Analysis,
+                 builder: Builder) -> None:
+        c, k, b = commands, concessions, builder
         self._calls: dict[Action, Call] = {
             Action.ACCEPT: lambda p, a, o, e: challenges.accept(p, a, e),
             Action.DECLINE: lambda p, a, o, e: challenges.decline(p, a, e),
@@ -52,6 +56,10 @@ class ActionTable:
             Action.STOP: lambda p, a, o, e: sessions.stop(p, a, e),
             Action.REMATCH: lambda p, a, o, e: sessions.rematch(p, a, e),
             Action.ANALYZE: lambda p, a, o, e: analysis.analyze(p, a, whole_match=True, expect=e),
+            Action.STEPS: lambda p, a, o, e: b.steps(p, a, o, e),
+            Action.STEP: lambda p, a, o, e: b.step(p, a, o, e),
+            Action.UNDO_STEP: lambda p, a, o, e: b.undo_step(p, a, e),
+            Action.START_OVER: lambda p, a, o, e: b.start_over(p, a, e),
         }
         missing = set(Action) - set(self._calls)
         assert not missing, f"actions without a call: {missing}"

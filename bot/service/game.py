@@ -35,6 +35,7 @@ from bot.config import Config
 from bot.service.actions import ActionTable
 from bot.service.ai_turns import AITurns
 from bot.service.analysis.service import Analysis
+from bot.service.builder.service import Builder
 from bot.service.chouette.seating import ChouetteSeating
 from bot.service.chouette.service import ChouetteService
 from bot.service.core import fairdice
@@ -116,8 +117,9 @@ class GameService:
         self.sessions = Sessions(self.runner, self.challenges)
         self.analysis = Analysis(self.runner, self.config, ai)
         self.standings = Standings(storage)
+        self.builder = Builder(self.runner, self.commands)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
-                                 self.sessions, self.analysis)
+                                 self.sessions, self.analysis, self.builder)
         self.ai_turns = AITurns(self.runner, self.table, ai)
         self.reminders = Reminders(self.runner, self.config, settings=self.settings)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
@@ -157,7 +159,7 @@ class GameService:
         AI answer if the game now waits for it."""
         reply = await guarded(self.table.act(action, place, actor, option=option,
                                              expect=expect))
-        if action is Action.BOARD:
+        if action in (Action.BOARD, Action.STEPS):  # they only look
             return reply
         return await guarded(self.ai_turns.after(place, reply))
 

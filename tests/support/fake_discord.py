@@ -87,6 +87,8 @@ class Message:
     """File name -> the attachment's description (its alt text), where one was sent."""
     flags: int = 0
     interaction_id: int | None = None
+    edits: int = 0
+    """How many times the message was edited after it was posted."""
 
     @property
     def ephemeral(self) -> bool:
@@ -116,7 +118,20 @@ class Message:
 
     def labels(self) -> list[str]:
         return [str(c.get("label")) for row in self.components
-                for c in row.get("components", [])]
+                for c in row.get("components", []) if c.get("type") == 2]
+
+    def menus(self) -> list[dict[str, Any]]:
+        """The select menus (type 3) of the message, in order."""
+        return [dict(c) for row in self.components for c in row.get("components", [])
+                if c.get("type") == 3]
+
+    def menu(self, placeholder: str) -> dict[str, Any]:
+        """The select menu whose placeholder starts with ``placeholder``."""
+        for found in self.menus():
+            if str(found.get("placeholder", "")).startswith(placeholder):
+                return found
+        raise KeyError(f"no menu {placeholder!r} on message {self.id}: "
+                       f"{[m.get('placeholder') for m in self.menus()]}")
 
     def json(self, base: str) -> dict[str, Any]:
         return {
@@ -219,6 +234,8 @@ class FakeDiscord:
         self.tokens: list[str] = []
         self.heartbeats = 0
         self.unknown: list[str] = []
+        self.deleted: list[int] = []
+        """Ids of the channel messages the bot deleted."""
         self.app_permissions = ALL_PERMISSIONS
         self._sockets: list[Socket] = []
         self._changed = asyncio.Condition()
@@ -466,6 +483,20 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
+    async def select(self, user: User, message: Message, placeholder: str,
+                     label: str) -> Interaction:
+        """``user`` picks the option labelled ``label`` in the menu of ``message`` whose
+        placeholder starts with ``placeholder``."""
+        menu = message.menu(placeholder)
+        values = [o["value"] for o in menu.get("options", []) if o.get("label") == label]
+        assert values, (f"no option {label!r} in menu {menu.get('placeholder')!r}: "
+                        f"{[o.get('label') for o in menu.get('options', [])]}")
+        data = {"custom_id": menu["custom_id"], "component_type": 3, "values": values[:1]}
+        record, payload = self._interaction(3, user, message.channel_id, data,
+                                            message=message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
     # ----------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
@@ -585,6 +616,7 @@ class FakeDiscord:
             record.original = message
             if kind == 7 and message is not None:
                 self._apply(message, data, files)
+                message.edits += 1
                 record.edits.append(message)
         elif kind == 8:
             record.choices = list(data.get("choices", []))
@@ -625,6 +657,7 @@ class FakeDiscord:
                 was_loading = target.loading
                 target.flags &= ~LOADING
                 self._apply(target, body, files)
+                target.edits += not was_loading
                 (record.messages if was_loading else record.edits).append(target)
                 return self._json(target.json(self.base))
             if method == "GET":
@@ -665,7 +698,15 @@ class FakeDiscord:
             if message is None or message.channel_id != channel_id:
                 return self._json({"message": "Unknown Message", "code": 10008}, 404)
             self._apply(message, body, files)
+            message.edits += 1
             return self._json(message.json(self.base))
+        if method == "DELETE" and len(rest) == 3 and rest[1] == "messages":
+            message = self.messages.get(int(rest[2]))
+            if message is None or message.channel_id != channel_id:
+                return self._json({"message": "Unknown Message", "code": 10008}, 404)
+            del self.messages[message.id]
+            self.deleted.append(message.id)
+            return web.Response(status=204)
         return None
 
     def late_answers(self, limit: float = 3.0) -> list[str]:

@@ -31,9 +31,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapters.discord.builder import BuilderButton, StepMenu
 from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
+from bot.adapters.discord.live import LiveBoards, board_mode
 from bot.adapters.discord.presenter import Presenter
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
@@ -84,7 +86,9 @@ class BackgammonBot(ServiceBot):
         self._owns_storage = service is None
         self.presenter = Presenter(
             Renderer(config.render.theme, workers=config.render.workers),
-            notes=lambda: self.service)
+            notes=lambda: self.service,
+            live=lambda presenter: LiveBoards(presenter.build,
+                                              lambda place: board_mode(config, place)))
         if sync_state is None and config.storage.database != ":memory:":
             db = Path(config.storage.database)
             sync_state = db.with_name(db.name + ".commands.sha256")
@@ -125,7 +129,7 @@ class BackgammonBot(ServiceBot):
         if self._service.ai is not None and self.user is not None:
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, StepMenu, BuilderButton)
         for extension in cog_extensions():
             await self.load_extension(extension)
         self.synced = await self.sync_commands()
@@ -138,6 +142,7 @@ class BackgammonBot(ServiceBot):
         if service is not None:
             await service.lifecycle.drain()
         try:
+            await self.presenter.close()  # the live boards' last edits
             await super().close()
         finally:
             self.presenter.renderer.close()

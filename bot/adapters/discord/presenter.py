@@ -11,6 +11,9 @@ The cogs and the buttons call the service, then hand the reply to a
 * a challenge waiting for its answer is posted without its buttons, noted by the service,
   then given the buttons of the noted version (:mod:`.posted`), so that its answer can
   retire them even after a restart;
+* a reply with a move builder is shown privately to its player (:mod:`.builder`); in a
+  channel whose board mode is live, a game's board is edited in place rather than posted
+  anew (:mod:`.live`);
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before
@@ -31,8 +34,10 @@ from typing import Any
 
 import discord
 
+from bot.adapters.discord import builder
 from bot.adapters.discord.buttons import build_view
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.live import LiveBoards
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.renderer import Renderer
 from bot.service.core.replies import Board, Reply
@@ -99,7 +104,8 @@ class Presenter:
     """Renders replies and answers interactions (one per bot)."""
 
     def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0,
-                 notes: Callable[[], ChallengeNotes] | None = None) -> None:
+                 notes: Callable[[], ChallengeNotes] | None = None,
+                 live: Callable[[Presenter], LiveBoards] | None = None) -> None:
         self.renderer = renderer or Renderer(workers=0)
         """Draws the boards, in its theme: worker processes in the bot (:mod:`.renderer`)."""
         self.notes = notes
@@ -109,6 +115,9 @@ class Presenter:
         """Seconds a service call may take before the interaction is deferred."""
         self._with_buttons: dict[int, int] = {}
         """Channel id -> the last board message posted there with buttons (this run)."""
+        self.live = live(self) if live is not None else None
+        """The live boards, edited in place in the channels whose board mode is live
+        (:mod:`.live`; None: every board is a new message)."""
 
     # ------------------------------------------------------------- building
 
@@ -182,7 +191,11 @@ class Presenter:
                    code_block: bool = False) -> discord.Message | None:
         """Answer ``interaction`` with ``reply`` (:meth:`_post`), then take the buttons off
         the messages the reply retired (:meth:`retire`).  Returns the public message
-        posted (None for a private answer)."""
+        posted (None for a private answer).  A reply with a move builder shows it privately
+        (:mod:`.builder`)."""
+        if reply.ok and reply.builder is not None:
+            await builder.show(self.renderer, interaction, reply)
+            return None
         held = self.notes is not None and is_challenge(reply)
         posted = await self._post(interaction, replace(reply, buttons=()) if held else reply,
                                   from_button=from_button, code_block=code_block)
@@ -245,6 +258,11 @@ class Presenter:
             await self.private(interaction, private_text(reply))
             return None
         ref = reply.channel_ref
+        if self.live is not None and (ref is None or ref == interaction.channel_id):
+            rest = await self.live.take(interaction, reply, from_button=from_button)
+            if rest is None:  # the live board is edited in place
+                return None
+            reply = rest
         if ref is not None and ref != interaction.channel_id:
             # Acted from the channel of the game's thread: the state goes to the thread.
             if not interaction.response.is_done():
@@ -253,6 +271,10 @@ class Presenter:
             there = interaction.client.get_partial_messageable(ref)
             sent_there: discord.Message = await there.send(**out.kwargs())
             await interaction.edit_original_response(content=f"Done in <#{ref}>.")
+            if self.live is not None:
+                guild = place_of(interaction).guild_id
+                await self.live.posted(interaction, reply, sent_there,
+                                       Place(guild, ref, parent_id=interaction.channel_id))
             return sent_there
         response = interaction.response
         slow = bool(reply.boards or reply.attachment or reply.pictures)
@@ -279,6 +301,26 @@ class Presenter:
         await self._supersede(interaction, reply, message)
         return message
 
+    async def publish(self, interaction: discord.Interaction[Any],
+                      reply: Reply) -> discord.Message | None:
+        """Post ``reply`` for the table after the interaction was answered otherwise (the
+        move builder's pick that made the play edits the builder itself): a new board as a
+        follow-up, or the live board edited."""
+        if self.live is not None:
+            rest = await self.live.take(interaction, reply, acked=True)
+            if rest is None:
+                return None
+            reply = rest
+        out = await self.build(reply)
+        message = await interaction.followup.send(wait=True, **out.kwargs())
+        await self._supersede(interaction, reply, message)
+        return message
+
+    async def close(self) -> None:
+        """Finish the live boards' edits under way."""
+        if self.live is not None:
+            await self.live.close()
+
     async def _supersede(self, interaction: discord.Interaction[Any], reply: Reply,
                          posted: discord.Message | None) -> None:
         """A new state of the game was posted: take the buttons off the board before it.
@@ -292,6 +334,8 @@ class Presenter:
         channel_id = interaction.channel_id
         if channel_id is None or reply.match_id is None or reply.version is None:
             return
+        if self.live is not None:
+            await self.live.posted(interaction, reply, posted)
         previous = self._with_buttons.pop(channel_id, None)
         if posted is not None and reply.buttons:
             if len(self._with_buttons) >= MAX_TRACKED_CHANNELS:

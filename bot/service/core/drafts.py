@@ -14,6 +14,7 @@ from engine.game import Game, Phase
 from engine.interpret import partial_board
 from engine.move import Move
 from engine.position import Position
+from engine.steps import Partial, Steps
 from engine.variant import StandardBackgammon
 
 
@@ -75,6 +76,31 @@ def _used(shown: tuple[int, int], left: tuple[int, ...]) -> tuple[bool, ...]:
     return tuple(flags)
 
 
+def draft_partial(state: MatchState, game_id: int, game: Game
+                  ) -> tuple[Steps, Partial] | None:
+    """The steps of the stage being played and the play entered so far (the draft, or
+    nothing yet), in every variant: the move builder's steps replayed (issue 31), else moves
+    typed in parts (standard backgammon) read as :func:`~engine.interpret.partial_board`
+    reads them.  None when no play is awaited or the draft fits no legal play."""
+    tree = Steps.of_game(game)
+    if tree is None or game.turn is None:
+        return None
+    draft = state.draft
+    if draft is None or not draft.fits(game_id, len(game.record)) or not draft.text.strip():
+        return tree, tree.start()
+    partial = tree.replay(draft.text.split())
+    if partial is not None:
+        return tree, partial
+    shown = shown_dice(game)
+    if shown is None or not isinstance(game.variant, StandardBackgammon):
+        return None
+    found = partial_board(game.position, game.turn, Dice(*shown), draft.text,
+                          game.legal_plays(), opposite=game.variant.opposite)
+    if found is None:
+        return None
+    return tree, tree.resume(*found)
+
+
 def draft_shown(state: MatchState, game_id: int, game: Game) -> DraftShown | None:
     """The draft of the turn in progress as it is to be drawn (None: nothing entered)."""
     if game.phase is not Phase.PLAY or game.turn is None or game.stage is None:
@@ -91,12 +117,10 @@ def draft_shown(state: MatchState, game_id: int, game: Game) -> DraftShown | Non
             return None
         return DraftShown(play.position, (True,) * len(Dice(*shown).moves()), play.moves)
     draft = state.draft
-    if draft is None or not draft.fits(game_id, seq) or not isinstance(
-            game.variant, StandardBackgammon):
+    if draft is None or not draft.fits(game_id, seq):
         return None
-    found = partial_board(game.position, game.turn, Dice(*shown), draft.text,
-                          game.legal_plays(), opposite=game.variant.opposite)
+    found = draft_partial(state, game_id, game)
     if found is None:
         return None
-    position, left = found
-    return DraftShown(position, _used(shown, left))
+    partial = found[1]
+    return DraftShown(partial.position, _used(shown, partial.dice))

@@ -89,9 +89,19 @@ def answer_awaited(loaded: Loaded) -> str:
     return ""
 
 
+def turn_key(work: Work, game: Game) -> str:
+    """Which stage of which turn a Play button opens the move builder for: the game and
+    the length of its record (any event, a play or a roll, makes it another)."""
+    return f"{work.game_id}.{len(game.record)}"
+
+
 def buttons(work: Work, game: Game) -> tuple[Button, ...]:
     acts = game.available_actions()
     out: list[Button] = []
+    if game.phase is Phase.PLAY and game.turn is not None and (
+            work.user(game.turn) != _ai_user(work)):  # the move builder (issue 31)
+        out.append(Button(Action.STEPS, "Play", (work.user(game.turn),),
+                          turn_key(work, game)))
     for game_action, (action, label) in _BUTTONS.items():
         users = tuple(sorted(work.user(p) for p, a in acts if a is game_action))
         if users:

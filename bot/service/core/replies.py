@@ -56,6 +56,15 @@ class Action(Enum):
     ANALYZE = "analyze"
     """The analysis of every game of the match that just ended here (``/analyze
     match:true``): each player's error rate on the match summary."""
+    STEPS = "steps"
+    """The move builder of the player to play (issue 31): the numbered steps and whole
+    plays (:class:`BuilderView`); ``option``: the turn a Play button was shown for."""
+    STEP = "step"
+    """Take one step of the move builder (``option``: its number, or a step like 13/7)."""
+    UNDO_STEP = "undo-step"
+    """Take back the last step of the move builder."""
+    START_OVER = "start-over"
+    """Take back every step entered this turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +138,37 @@ class Board:
     caption: str = ""
     position_id: str = ""
     match_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MenuOption:
+    """One entry of a :class:`Menu`: ``number`` is what ``/step`` takes to pick it."""
+
+    number: int
+    label: str
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Menu:
+    """A list to pick one entry from (a select menu in Discord, numbered lines in the
+    console)."""
+
+    title: str
+    options: tuple[MenuOption, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuilderView:
+    """The move builder of the player to play (issue 31): what is entered so far, a menu of
+    the next steps per die (and of the whole plays when they are few), and its buttons
+    (Undo step, Start over, Confirm; the options of a variant's choice).  Shown privately
+    to the player; ``board`` draws the play entered so far."""
+
+    text: str
+    menus: tuple[Menu, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    board: Board | None = None
 
 
 class PictureKind(Enum):
@@ -229,6 +269,8 @@ class Reply:
     retire: tuple[RetireButtons, ...] = ()
     """Messages posted earlier whose buttons this action retired (the Discord presenter
     edits them after the commit; the console has nothing to edit)."""
+    builder: BuilderView | None = None
+    """The move builder to show privately to the player who asked for it (issue 31)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

@@ -204,7 +204,7 @@ class Commands:
                     raise Refusal(f"{error} Now you play {stage_text(game)}: for example "
                                   f"/move {example(game)}.") from None
                 raise
-            await self._apply_play(work, game, player, play)
+            await self.apply_play(work, game, player, play)
 
         return await self.runner.run(place, actor, op, expect=expect)
 
@@ -219,7 +219,10 @@ class Commands:
             return "A resignation offer is waiting for an answer."
         return "There is nothing to move now."
 
-    async def _apply_play(self, work: Work, game: Game, player: Player, play: Play) -> None:
+    async def apply_play(self, work: Work, game: Game, player: Player, play: Play) -> None:
+        """Make ``play`` (a legal play of the stage) for ``player``, or hold it for Confirm
+        when the config asks for Confirm: the one way a play is made (/move, /confirm and
+        the move builder's last step)."""
         if not self.config.game.auto_confirm and not work.confirming:
             work.state = work.state.with_(
                 pending=Draft(work.game_id, len(game.record), play_text(game, play)))
@@ -276,7 +279,7 @@ class Commands:
             work.state = work.state.with_(pending=None)
             work.confirming = True
             try:
-                await self._apply_play(work, game, player, play)
+                await self.apply_play(work, game, player, play)
             finally:
                 work.confirming = False
 

@@ -255,3 +255,24 @@ def match_winning_chance(away_me: int, away_opp: int) -> float:
     import bgbot_cpp  # type: ignore[import-not-found]
 
     return float(bgbot_cpp.get_met(away_me, away_opp, False))
+
+
+def roll_equities(board: Sequence[int], depth: EvalDepth, cs: CubeState
+                  ) -> dict[tuple[int, int], float]:
+    """The cubeful equity after the best play of each of the 21 rolls from the pre-roll
+    ``board`` (the roller's side; a roll with no play: the position as it stands), one
+    ply shallower than ``depth`` (bgsage's per-roll details of a cube analysis)."""
+    an = analyzer(depth, True)
+    r = an.cube_action(list(board), cs.cube_value, cs.owner, incl_2ply_details=True,
+                       **cs.kwargs())
+    details = r.details or {}
+    return {(int(e["die1"]), int(e["die2"])): float(e["cubeful_equity"])
+            for e in details.get("nd", ())}
+
+
+def match_equity(away_me: int, away_opp: int, *, post_crawford: bool = False) -> float:
+    """Match-winning chance from bgsage's match equity table, both sides still needing
+    points (``post_crawford``: the post-Crawford table)."""
+    import bgbot_cpp
+
+    return float(bgbot_cpp.get_met(away_me, away_opp, post_crawford))

@@ -17,6 +17,16 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, TypeVar
 
+from bot.storage.analysis.interface import (
+    AnalysisRow,
+    AnalysisTransaction,
+    GradingJob,
+    GradingStatus,
+    MatchFigures,
+    PlayerFigures,
+    PuzzleAnswerRow,
+    PuzzleRow,
+)
 from bot.storage.chouette.interface import (
     ChouetteMemberRow,
     ChouetteRow,
@@ -54,9 +64,10 @@ from bot.storage.tournaments.interface import (
 )
 
 __all__ = [
-    "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "ChouetteMemberRow",
-    "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow", "GameStatus", "LedgerEntry",
-    "MatchRow", "MatchStatus", "RatingRow", "RetryableConflict", "StaleVersionError",
+    "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "AnalysisRow", "ChouetteMemberRow",
+    "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow", "GameStatus", "GradingJob",
+    "GradingStatus", "LedgerEntry", "MatchFigures", "MatchRow", "MatchStatus", "PlayerFigures",
+    "PuzzleAnswerRow", "PuzzleRow", "RatingRow", "RetryableConflict", "StaleVersionError",
     "Storage", "StorageBusy", "StorageCommitUnknown", "StorageError", "StorageUnavailable",
     "TournamentRow", "TournamentStatus", "Transaction", "UserRow", "check_int64", "clean_name",
 ]
@@ -65,7 +76,7 @@ T = TypeVar("T")
 
 
 class Transaction(PlayTransaction, ChouetteTransaction, TournamentTransaction,
-                  PlayersTransaction, StandingsTransaction, Protocol):
+                  PlayersTransaction, StandingsTransaction, AnalysisTransaction, Protocol):
     """Operations inside one transaction, of every table family.  All or nothing is
     committed."""
 

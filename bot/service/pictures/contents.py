@@ -314,5 +314,15 @@ def match_summary(names: tuple[str, str], length: int, records: Sequence[GameRec
     won: int | None = int(winner) if winner is not None else None
     if won is None and length:
         won = next((p for p in (0, 1) if score[p] >= length), None)
+    from bot.ai.grades import grade_match
+
+    graded = grade_match(analyses)
+    prs: tuple[float | None, float | None] = (None, None)
+    grades = ("", "")
+    lucks: tuple[float | None, float | None] = (None, None)
+    if graded is not None:
+        prs = (graded.players[0].pr, graded.players[1].pr)
+        grades = (graded.players[0].grade, graded.players[1].grade)
+        lucks = (graded.players[0].luck, graded.players[1].luck)
     return MatchSummary(names, length, tuple(lines), tuple(cubes), (rates[0], rates[1]),
-                        (decided[0], decided[1]), won)
+                        (decided[0], decided[1]), won, prs, grades, lucks)

@@ -22,6 +22,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.analysis.queries import AnalysisQueries
 from bot.storage.chouette.queries import ChouetteQueries
 from bot.storage.core.errors import RetryableConflict, StaleVersionError
 from bot.storage.play.queries import PlayQueries
@@ -123,7 +124,8 @@ async def _submit_one_by_one(db: aiosqlite.Connection, batch: Sequence[_Statemen
     return result
 
 
-class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, StandingsQueries):
+class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, StandingsQueries,
+                        AnalysisQueries):
     """The repository operations of every table family (their shared SQL, mixed in),
     bound to an open SQLite transaction.
 

@@ -33,6 +33,7 @@ from bot.config import Config
 from bot.service.actions import ActionTable
 from bot.service.ai_turns import AITurns
 from bot.service.analysis.service import Analysis
+from bot.service.analysis.settings import AnalysisSettings
 from bot.service.chouette.seating import ChouetteSeating
 from bot.service.chouette.service import ChouetteService
 from bot.service.core import fairdice
@@ -40,6 +41,7 @@ from bot.service.core.replies import Action, MessageRef, Notice, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import MAX_ID, Actor, Expect, Place
 from bot.service.core.work import Seating
+from bot.service.grading.service import Analyser, Grader, Grading, Post
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
@@ -99,7 +101,11 @@ class GameService:
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config)
         self.watch = Watch(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
-        self.analysis = Analysis(self.runner, self.config, ai)
+        self.analysis_settings = AnalysisSettings(self.config, ai=ai is not None)
+        """The server's grading and puzzle options: the one accessor (issue 33)."""
+        self.analysis = Analysis(self.runner, self.config, ai, self.analysis_settings)
+        self.grading = Grading(storage, self.analysis_settings)
+        self.runner.finished.append(self.grading.match_ended)
         self.standings = Standings(storage)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
                                  self.sessions, self.analysis)
@@ -131,6 +137,15 @@ class GameService:
         actor = Actor(user_id, name, is_bot=True)
         self.ai_turns.actor = actor
         self.challenges.ai_actor = actor
+
+    def grader(self, analyser: Analyser, post: Post, **options: Any) -> Grader:
+        """The background grader of this process (issue 33): ``analyser`` grades a game
+        (:class:`bot.ai.background.BackgroundAnalyser`), ``post`` posts the grades in a
+        channel; ``options`` as :class:`~bot.service.grading.service.Grader` takes them
+        (the match's time bound defaults to ``analysis.grade_seconds``).  The adapter
+        starts it and stops it with the bot."""
+        options.setdefault("match_seconds", self.config.analysis.grade_seconds)
+        return Grader(self.storage, self.grading, analyser, post, **options)
 
     # ------------------------------------------------------------ the actions
 

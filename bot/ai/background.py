@@ -23,12 +23,14 @@ import signal
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from bot.ai.analysis import GameAnalysis, analyze
 from bot.ai.context import MatchContext
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from engine.record import GameRecord
+
+if TYPE_CHECKING:
+    from bot.ai.analysis import GameAnalysis
 
 T = TypeVar("T")
 
@@ -122,6 +124,8 @@ class BackgroundAnalyser:
 
     async def analyze(self, record: GameRecord, context: MatchContext | None = None,
                       level: Level = DEFAULT_LEVEL, *, timeout: float = 120.0) -> GameAnalysis:
+        from bot.ai.analysis import analyze  # (the network loads in the worker only)
+
         return await self.run(analyze, record, context, level, timeout=timeout)
 
     def _kill(self) -> None:

@@ -53,6 +53,7 @@ from bot.service.play.seating import PAIR
 from bot.service.play.session import Sessions
 from bot.service.play.watch import Watch
 from bot.service.posted.service import PostedMessages
+from bot.service.puzzles.service import DailyPost, Puzzles
 from bot.service.records.service import Records
 from bot.service.rules.service import RuleBook
 from bot.service.standings.service import Standings
@@ -106,6 +107,7 @@ class GameService:
         self.analysis = Analysis(self.runner, self.config, ai, self.analysis_settings)
         self.grading = Grading(storage, self.analysis_settings)
         self.runner.finished.append(self.grading.match_ended)
+        self.puzzles = Puzzles(self.runner, self.analysis_settings)
         self.standings = Standings(storage)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
                                  self.sessions, self.analysis)
@@ -244,6 +246,32 @@ class GameService:
     async def analyze(self, place: Place, actor: Actor, game: int | None = None,
                       depth: str | None = None, whole_match: bool = False) -> Reply:
         return await guarded(self.analysis.analyze(place, actor, game, depth, whole_match))
+
+    async def puzzle(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
+        """A puzzle made from the server's blunders (issue 33): ``number``, else the next
+        one for ``actor``."""
+        return await guarded(self.puzzles.show(place, actor, number))
+
+    async def puzzle_answer(self, place: Place, actor: Actor, text: str,
+                            number: int | None = None) -> Reply:
+        """Judge and score ``actor``'s answer (the typed one, a menu's, a button's)."""
+        return await guarded(self.puzzles.answer(place, actor, text, number))
+
+    async def daily_puzzles(self) -> list[DailyPost]:
+        """The daily puzzles due now, each claimed once cluster-wide: post each, then
+        :meth:`daily_puzzle_sent`."""
+        try:
+            return await self.puzzles.due_daily()
+        except StorageError as error:  # the adapter's next round tries again
+            log.warning("daily puzzles skipped this round: %s", error)
+            return []
+
+    async def daily_puzzle_sent(self, post: DailyPost) -> None:
+        try:
+            await self.puzzles.daily_sent(post)
+        except StorageError as error:
+            log.warning("the daily puzzle of server %s was posted but not marked: %s",
+                        post.guild_id, error)
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:

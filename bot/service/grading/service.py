@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
-from bot.ai.context import MatchContext
 from bot.ai.background import AnalyserFailed
+from bot.ai.context import MatchContext
 from bot.service.analysis.settings import AnalysisSettings, ServerAnalysisSettings
 from bot.service.analysis.store import (
     DEFAULT_DEPTH,
@@ -294,7 +294,7 @@ class Grader:
             raise
         except (TimeoutError, GradingFailed, AnalyserFailed) as error:
             self.stats.failed += 1
-            give_up = isinstance(error, GradingFailed) and error.final or (
+            give_up = (isinstance(error, GradingFailed) and error.final) or (
                 job.attempts + 1 >= self.max_attempts)
             await self._give_back(job, str(error) or type(error).__name__, give_up=give_up)
             log.warning("match %s not graded (%s)%s", job.match_id, error,

@@ -35,6 +35,7 @@ from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.errors import APOLOGY, describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import Presenter
+from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
 from bot.service.core.boot import Storage, storage_for
@@ -107,7 +108,7 @@ class BackgammonBot(ServiceBot):
         if self._service.ai is not None and self.user is not None:
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, PuzzleButton, PuzzleMenu)
         for extension in cog_extensions():
             await self.load_extension(extension)
         self.synced = await self.sync_commands()

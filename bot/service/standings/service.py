@@ -38,8 +38,8 @@ class Standings:
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
         if order not in ORDERS:
-            return Reply.refuse("Rank by rating, money, wins, pr (the performance rating "
-                                "of analysed standard matches) or puzzles.")
+            return Reply.refuse("Rank by rating, money or wins, or by pr (the performance "
+                                "rating of analysed standard matches) or puzzles.")
         if not 1 <= page <= MAX_PAGE:
             return Reply.refuse(f"Pages are numbered from 1 to at most {MAX_PAGE}.")
         if not 1 <= per_page <= 100:

@@ -20,6 +20,8 @@ import asyncio
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing.connection import Connection
@@ -39,9 +41,19 @@ class AnalyserFailed(RuntimeError):
     """The analysis raised in the worker process (its message says what)."""
 
 
-def _serve(conn: Connection, nice: int) -> None:
+def _orphaned(parent: int) -> None:
+    """End this worker as soon as its parent is gone (killed with -9, say), rather than
+    finish an analysis nobody waits for."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def _serve(conn: Connection, nice: int, parent: int) -> None:
     """The worker process: lower its priority, load the networks, answer calls."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
     if nice:
         try:
             os.nice(nice)
@@ -59,9 +71,13 @@ def _serve(conn: Connection, nice: int) -> None:
             return
         fn, args = message
         try:
-            conn.send(("ok", fn(*args)))
+            answer: tuple[str, Any] = ("ok", fn(*args))
         except Exception as error:  # sent back: the caller decides
-            conn.send(("error", f"{type(error).__name__}: {error}"))
+            answer = ("error", f"{type(error).__name__}: {error}")
+        try:
+            conn.send(answer)
+        except OSError:  # the caller is gone
+            return
 
 
 class BackgroundAnalyser:
@@ -90,8 +106,8 @@ class BackgroundAnalyser:
             self._kill()
             ctx = multiprocessing.get_context("spawn")
             ours, theirs = ctx.Pipe()
-            self._process = ctx.Process(target=_serve, args=(theirs, self.nice), daemon=True,
-                                        name="bgbot-grading")
+            self._process = ctx.Process(target=_serve, args=(theirs, self.nice, os.getpid()),
+                                        daemon=True, name="bgbot-grading")
             self._process.start()
             theirs.close()
             self._conn = ours

@@ -147,7 +147,9 @@ class GameService:
         (the match's time bound defaults to ``analysis.grade_seconds``).  The adapter
         starts it and stops it with the bot."""
         options.setdefault("match_seconds", self.config.analysis.grade_seconds)
-        return Grader(self.storage, self.grading, analyser, post, **options)
+        grader = Grader(self.storage, self.grading, analyser, post, **options)
+        self.grading.listeners.append(grader.wake)  # a match queued here: look at once
+        return grader
 
     # ------------------------------------------------------------ the actions
 

@@ -101,6 +101,9 @@ class Grading:
     def __init__(self, storage: Storage, settings: AnalysisSettings) -> None:
         self.storage = storage
         self.settings = settings
+        self.listeners: list[Callable[[], None]] = []
+        """Told once a match has been queued (and committed): the graders of this
+        process look at the queue at once instead of at their next poll."""
 
     async def match_ended(self, work: Work) -> None:
         """A match or money session is ending in this action: queue it for grading (in
@@ -119,6 +122,8 @@ class Grading:
             return  # (a money session stopped before any game was played)
         if await work.tx.enqueue_grading(row.id, row.guild_id, row.channel_id,
                                          datetime.now(UTC).isoformat(timespec="milliseconds")):
+            for listener in self.listeners:
+                work.tx.on_commit(listener)
             what = "match" if row.length else "money session"
             work.lines.append(f"This {what} is being graded in the background: each player's "
                               "PR and luck will be posted here.")

@@ -252,16 +252,21 @@ class Puzzles:
         stale = (when - DAILY_STALE).isoformat(timespec="milliseconds")
         posts = []
         for guild, channel in sorted((await self.settings.daily_puzzle_channels()).items()):
+            async with self.storage.snapshot() as tx:
+                done = await tx.daily_puzzle(guild, day)
+                waiting = await tx.next_daily_puzzle(guild)
+            if (done is not None and done[1] is not None) or waiting is None:
+                continue  # posted today already, or no puzzle yet: look again later
+
             async def claim(tx: Transaction, g: int = guild, c: int = channel) -> bool:
                 return await tx.claim_daily_puzzle(g, day, c, stamp, stale)
 
             if not await self.storage.run(claim):
-                continue
+                continue  # another process (or an earlier round) is posting it
             async with self.storage.snapshot() as tx:
                 puzzle = await tx.next_daily_puzzle(guild)
                 reply = await self._puzzle_reply(tx, puzzle) if puzzle is not None else None
-            if puzzle is None or reply is None:
-                await self._mark(guild, day, None, stamp)  # nothing new to post today
+            if puzzle is None or reply is None:  # pragma: no cover - puzzles are never deleted
                 continue
             daily = Reply(ok=True, text=f"Puzzle of the day ({day}):\n{reply.text}",
                           boards=reply.boards, puzzle=reply.puzzle)

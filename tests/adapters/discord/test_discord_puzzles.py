@@ -6,7 +6,9 @@ select menu of plays whose pick is answered privately; a cube puzzle's buttons."
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord_e2e import Host, Script, assert_board_message, private, start_game, users
@@ -22,7 +24,10 @@ async def test_a_match_graded_in_the_background_and_a_puzzle_answered(
     h = Host(fake, tmp_path, Script([1, 3]))
     h.ai = AIRunner(processes=False, time_limit=20.0)
     alice, bob, carol = users(fake)
-    await h.start()
+    daily = {str(fake.guild_id): fake.channel_id}
+    config = replace(h.config, analysis=replace(h.config.analysis, daily_puzzle_hour=0,
+                                                daily_puzzle_channels=daily))
+    await h.start(config)
     try:
         names = {c["name"]: c for c in fake.syncs[0][1]}
         assert {o["name"] for o in names["puzzle"]["options"]} == {"answer", "number"}
@@ -61,6 +66,22 @@ async def test_a_match_graded_in_the_background_and_a_puzzle_answered(
         assert "asks for a whole play of 3-1" in await private(typed)
         board = await (await fake.slash(carol, "leaderboard", order="puzzles")).public()
         assert "carol" in board.content and "alice" in board.content
+
+        # The daily puzzle: posted once in the server's channel, also across a restart.
+        # (the cog's class comes from the extension's own module object: by name)
+        cog: Any = h.bot.get_cog("GradingCog") if h.bot is not None else None
+        assert cog is not None
+        assert await cog.post_daily() == 1
+        (of_the_day,) = [m for m in fake.channel_messages(fake.channel_id)
+                         if m.text.startswith("Puzzle of the day")]
+        assert of_the_day.interaction_id is None and of_the_day.custom_ids() == ["bgpzm:1"]
+        assert await cog.post_daily() == 0
+        await h.stop()
+        await h.start(config)
+        cog = h.bot.get_cog("GradingCog") if h.bot is not None else None
+        assert cog is not None and await cog.post_daily() == 0
+        assert len([m for m in fake.channel_messages(fake.channel_id)
+                    if m.text.startswith("Puzzle of the day")]) == 1
     finally:
         await h.stop()
         assert h.ai is not None

@@ -41,7 +41,7 @@ async def _graded(tmp_path: Path, ai: AIRunner, config: Config | None = None,
                   name: str = "bg.sqlite3") -> GameService:
     """A service whose 1-point match (bob's 3-1 played 8/4) is graded: one puzzle."""
     storage = await opened(tmp_path / name)
-    service = GameService(storage, config or Config(), dice=Script(OPENING * 4), ai=ai)
+    service = GameService(storage, config or Config(), dice=Script(OPENING * 8), ai=ai)
     await blunder_match(service, HERE)
 
     async def post(channel: int, reply: Reply) -> None:
@@ -164,18 +164,26 @@ async def test_the_daily_puzzle_is_posted_once_a_day_across_a_restart(
     # Claimed: not handed out again the same day, by this process or after a restart,
     # even before it is marked sent (another process may be posting it).
     assert await service.puzzles.due_daily(nine + timedelta(minutes=1)) == []
-    restarted = GameService(await opened(tmp_path / "bg.sqlite3"), config, ai=ai)
+    restarted = GameService(await opened(tmp_path / "bg.sqlite3"), config,
+                            dice=Script(OPENING * 2), ai=ai)
     assert await restarted.puzzles.due_daily(nine + timedelta(minutes=2)) == []
     await restarted.puzzles.daily_sent(post, nine + timedelta(minutes=2))
     # Sent: never again that day, even long after.
     assert await restarted.puzzles.due_daily(nine + timedelta(hours=5)) == []
-    # The next day: no new puzzle to post (the only one was posted): nothing, and the day
-    # is marked so that it is not tried again and again.
+    # The next day: no new puzzle to post yet: nothing, and nothing claimed; a puzzle made
+    # later that day is posted then.
     tomorrow = nine + timedelta(days=1)
     assert await restarted.puzzles.due_daily(tomorrow) == []
     async with restarted.storage.snapshot() as tx:
-        marked = await tx.daily_puzzle(HERE.guild_id, "2026-11-26")
-    assert marked is not None and marked[0] is None and marked[1] is not None
+        assert await tx.daily_puzzle(HERE.guild_id, "2026-11-26") is None
+    await blunder_match(restarted, Place(guild_id=HERE.guild_id, channel_id=71))
+
+    async def post(channel: int, reply: Reply) -> None:
+        return None
+
+    assert await restarted.grader(InProcess(), post).run_once() is not None
+    (later,) = await restarted.puzzles.due_daily(tomorrow + timedelta(hours=3))
+    assert later.puzzle_id == 2 and later.day == "2026-11-26"
 
 
 async def test_a_daily_post_whose_process_died_is_claimed_again(tmp_path: Path,

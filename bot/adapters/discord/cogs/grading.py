@@ -1,12 +1,13 @@
 """Grades and puzzles (issue 33): ``/puzzle``, the background grader of this process,
 and the daily puzzle.
 
-* The grader (:class:`~bot.service.grading.service.Grader`) starts when the bot is ready,
-  where the AI is on and the server grades matches, and stops (abandoning the analysis
+* The grader (:class:`~bot.service.grading.service.Grader`) starts when the bot is first
+  ready, where the AI is on and the server grades matches, and stops (abandoning the analysis
   under way, whose match goes back to the queue) when the cog unloads, which
   ``Bot.close()`` does on shutdown.  It posts each match's grades in the match's channel
   as an ordinary message (no interaction token is involved, so no 15-minute limit).
-* Every minute the daily puzzles due are posted, each claimed once cluster-wide.
+* Every minute (once the bot is ready, where a server has a daily puzzle channel) the
+  daily puzzles due are posted, each claimed once cluster-wide.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.service.core.replies import Reply
@@ -35,30 +36,24 @@ class GradingCog(ServiceCog):
         super().__init__(bot)
         self.grader: Grader | None = None
 
-    async def cog_load(self) -> None:
-        self.daily.start()
-        if self.bot.service.ai is not None and self.bot.config.analysis.grade_matches:
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start grading and the daily puzzles once the bot is connected (they post in
+        channels); a reconnection changes nothing."""
+        config = self.bot.config.analysis
+        if config.daily_puzzle_channels and not self.daily.is_running():
+            self.daily.start()
+        if self.grader is None and self.service.ai is not None and config.grade_matches:
             from bot.ai.background import BackgroundAnalyser
 
-            analyser = BackgroundAnalyser(nice=self.bot.config.analysis.grade_nice)
-            self.grader = self.service.grader(analyser, self.post)
-            self.starting.start()
+            self.grader = self.service.grader(BackgroundAnalyser(nice=config.grade_nice),
+                                              self.post)
+            self.grader.start()
 
     async def cog_unload(self) -> None:
         self.daily.cancel()
-        self.starting.cancel()
         if self.grader is not None:
-            await self.grader.stop()
-
-    @tasks.loop(count=1)
-    async def starting(self) -> None:
-        """Start grading once the bot is connected (it posts in channels)."""
-        if self.grader is not None:
-            self.grader.start()
-
-    @starting.before_loop
-    async def before_starting(self) -> None:
-        await self.bot.wait_until_ready()
+            await self.grader.stop()  # (the match under way goes back to the queue)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
         channel = self.bot.get_channel(channel_id)
@@ -77,10 +72,6 @@ class GradingCog(ServiceCog):
     @tasks.loop(minutes=1)
     async def daily(self) -> None:
         await self.post_daily()
-
-    @daily.before_loop
-    async def before_daily(self) -> None:
-        await self.bot.wait_until_ready()
 
     async def post_daily(self) -> int:
         """Post the daily puzzles due; how many were posted."""

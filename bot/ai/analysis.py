@@ -176,9 +176,19 @@ def _play_hints(game: Game, ctx: MatchContext, level: Level, keep: int = sage.DE
 
 
 def _cube(game: Game, ctx: MatchContext, level: Level, doubler: Player, value: int,
-          owner: Player | None) -> CubeEval:
+          owner: Player | None, memo: dict[Any, CubeEval] | None = None) -> CubeEval:
+    """The cube analysis at ``level``; in an analysis (``memo``), at the luck's depth with
+    each roll's equity too, kept for the luck of the roll that follows (one call for
+    both)."""
     cs = sage.cube_state(game, ctx, doubler, value=value, owner=owner)
-    return sage.cube_action(to_board(game.position, doubler), level.depth, cs)
+    board = to_board(game.position, doubler)
+    if memo is None or level.depth is not LUCK_DEPTH:
+        return sage.cube_action(board, level.depth, cs)
+    key = (game.position, doubler, value, owner)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = sage.cube_action(board, level.depth, cs, rolls=True)
+    return found
 
 
 def _cube_hint(doubler: Player, ev: CubeEval) -> CubeHint:
@@ -417,6 +427,7 @@ CANDIDATES = 25
 LUCK_DEPTH = EvalDepth.PLY2
 """The luck of a roll comes from the per-roll equities of a cube analysis at this
 depth, which are GNU 0-ply ones (gnubg's luck analysis is 0-ply cubeful)."""
+STRONG_LUCK = Level("luck", "Luck", LUCK_DEPTH, 0.0, "the depth of the luck's cube analysis")
 
 
 def engine_version() -> str:
@@ -476,14 +487,15 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
         if not sage.uses_network(game):
             game = after
             continue
-        luck = _luck(game, after, event, ctx)
+        memo: dict[Any, CubeEval] = {}  # (a roll's cube analysis serves its luck too)
+        rated, offer_eval = _rate(game, ctx, level, event, offer_eval, memo)
+        luck = _luck(game, after, event, ctx, memo)
         if luck is not None:
             who, emg = luck
             t = tallies[who]
             t.rolls += 1
             t.luck += emg
             t.luck_value += emg * value_per_emg(game, ctx, who)
-        rated, offer_eval = _rate(game, ctx, level, event, offer_eval)
         if rated is not None:
             timeline.append(DecisionPoint(idx, rated.player, rated.kind, rated.equity,
                                           rated.win, rated.lost))
@@ -520,7 +532,8 @@ VARIANT_NOTE = ("Analysis, PR and puzzles are for standard backgammon only: the 
 
 
 def _rate(game: Game, ctx: MatchContext, level: Level, event: object,
-          offer_eval: CubeEval | None) -> tuple[_Rated | None, CubeEval | None]:
+          offer_eval: CubeEval | None, memo: dict[Any, CubeEval]
+          ) -> tuple[_Rated | None, CubeEval | None]:
     """The rated decision of ``event`` (None if it is not one), and the cube analysis of
     a double just offered (its take or pass is rated on the same figures, as gnubg does)."""
     if isinstance(event, PlayMade) and game.phase is Phase.PLAY:
@@ -531,7 +544,7 @@ def _rate(game: Game, ctx: MatchContext, level: Level, event: object,
             return None, None
         if isinstance(event, Roll) and _opening_position(game):
             return None, None
-        ev = _cube(game, ctx, level, p, game.cube.value, game.cube.owner)
+        ev = _cube(game, ctx, level, p, game.cube.value, game.cube.owner, memo)
         best = max(ev.no_double, ev.double_equity)
         best_text = "double" if ev.double_equity > ev.no_double else "no double"
         cands = tuple(sorted((Candidate("no double", ev.no_double),
@@ -610,37 +623,39 @@ def _opening_position(game: Game) -> bool:
 # -- luck -----------------------------------------------------------------------
 
 
-def _luck(before: Game, after: Game, event: object,
-          ctx: MatchContext) -> tuple[Player, float] | None:
+def _luck(before: Game, after: Game, event: object, ctx: MatchContext,
+          memo: dict[Any, CubeEval]) -> tuple[Player, float] | None:
     """(the roller, the luck of his roll in EMG) when ``event`` threw the dice of a turn."""
     if isinstance(event, Roll) and before.phase is Phase.ROLL:
-        return event.player, _roll_luck(before, event.player, event.dice, ctx)
+        return event.player, _roll_luck(before, event.player, event.dice, ctx, memo)
     if isinstance(event, OpeningRoll) and before.phase is Phase.OPENING \
             and after.phase is Phase.PLAY and after.dice is not None and after.turn is not None:
         dice = after.dice
         if dice.first == dice.second:
-            return after.turn, _roll_luck(before, after.turn, dice, ctx)
-        return after.turn, _opening_luck(before, after.turn, dice, ctx)
+            return after.turn, _roll_luck(before, after.turn, dice, ctx, memo)
+        return after.turn, _opening_luck(before, after.turn, dice, ctx, memo)
     return None
 
 
-def _per_roll(game: Game, player: Player, ctx: MatchContext) -> dict[tuple[int, int], float]:
+def _per_roll(game: Game, player: Player, ctx: MatchContext,
+              memo: dict[Any, CubeEval]) -> dict[tuple[int, int], float]:
     """The equity (GNU 0-ply, cubeful, ``player``'s side) after his best play of each roll,
     keyed by (high die, low die)."""
-    cs = sage.cube_state(game, ctx, player)
-    rolls = sage.roll_equities(to_board(game.position, player), LUCK_DEPTH, cs)
-    return {(max(a, b), min(a, b)): e for (a, b), e in rolls.items()}
+    ev = _cube(game, ctx, STRONG_LUCK, player, game.cube.value, game.cube.owner, memo)
+    return {(max(a, b), min(a, b)): e for a, b, e in ev.rolls}
 
 
-def _roll_luck(game: Game, player: Player, dice: Dice, ctx: MatchContext) -> float:
-    eqs = _per_roll(game, player, ctx)
+def _roll_luck(game: Game, player: Player, dice: Dice, ctx: MatchContext,
+               memo: dict[Any, CubeEval]) -> float:
+    eqs = _per_roll(game, player, ctx, memo)
     mean = sum(e * (1 if hi == lo else 2) for (hi, lo), e in eqs.items()) / 36.0
     return eqs[(max(dice.first, dice.second), min(dice.first, dice.second))] - mean
 
 
-def _opening_luck(game: Game, player: Player, dice: Dice, ctx: MatchContext) -> float:
-    mine = _per_roll(game, player, ctx)
-    theirs = _per_roll(game, player.other, ctx)
+def _opening_luck(game: Game, player: Player, dice: Dice, ctx: MatchContext,
+                  memo: dict[Any, CubeEval]) -> float:
+    mine = _per_roll(game, player, ctx, memo)
+    theirs = _per_roll(game, player.other, ctx, memo)
     mean = (sum(e for (hi, lo), e in mine.items() if hi != lo)
             - sum(e for (hi, lo), e in theirs.items() if hi != lo)) / 30.0
     return mine[(max(dice.first, dice.second), min(dice.first, dice.second))] - mean

@@ -245,6 +245,49 @@ class OpsConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class AnalysisConfig:
+    """Grading and puzzles (issue 33).  Server-level options: until per-server settings
+    exist they apply to every server, and the service reads them through ONE accessor
+    (``bot.service.analysis.settings.AnalysisSettings``)."""
+
+    grade_matches: bool = True
+    """Grade every finished standard match and money session in the background (only
+    where the AI is on), and post the grades in the match's channel."""
+    grade_seconds: float = 900.0
+    """The most one match's grading may take (each game at most 120 s); past it the
+    match is given up, saying why in the log."""
+    grade_nice: int = 10
+    """How much lower than the bot's the grading process's CPU priority is (0-19)."""
+    puzzle_min_equity: float = 0.08
+    """A decision that lost at least this much equity (EMG) becomes a puzzle (0.08:
+    GNU Backgammon's "bad"; at least 0.02)."""
+    anonymous_puzzles: bool = True
+    """Puzzles do not name the player whose decision they show, nor his opponent."""
+    daily_puzzle_channels: dict[str, Any] = field(default_factory=dict)
+    """Server id -> the channel where a puzzle is posted every day, e.g.
+    ``{ "123456789012345678" = 234567890123456789 }``."""
+    daily_puzzle_hour: int = 12
+    """The hour (UTC) the daily puzzle is posted."""
+
+    def check(self) -> None:
+        if not 10 <= self.grade_seconds <= 86400:
+            raise ConfigError("analysis.grade_seconds must be from 10 to 86400 seconds")
+        if not 0 <= self.grade_nice <= 19:
+            raise ConfigError("analysis.grade_nice must be from 0 to 19")
+        if not 0.02 <= self.puzzle_min_equity <= 3.0:
+            raise ConfigError("analysis.puzzle_min_equity must be from 0.02 to 3.0 (EMG)")
+        if not 0 <= self.daily_puzzle_hour <= 23:
+            raise ConfigError("analysis.daily_puzzle_hour must be from 0 to 23 (UTC)")
+        for guild, channel in self.daily_puzzle_channels.items():
+            if not guild.isdigit() or int(guild) <= 0:
+                raise ConfigError("analysis.daily_puzzle_channels: each key must be a "
+                                  f"server id (digits), not {guild!r}")
+            if isinstance(channel, bool) or not isinstance(channel, int) or channel <= 0:
+                raise ConfigError(f"analysis.daily_puzzle_channels.{guild} must be a "
+                                  f"channel id (a positive integer), not {channel!r}")
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
@@ -254,6 +297,7 @@ class Config:
     ai: AIConfig = field(default_factory=AIConfig)
     tournament: TournamentSettingsConfig = field(default_factory=TournamentSettingsConfig)
     ops: OpsConfig = field(default_factory=OpsConfig)
+    analysis: AnalysisConfig = field(default_factory=AnalysisConfig)
 
     @property
     def token(self) -> str:

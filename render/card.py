@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -29,6 +30,22 @@ class RecentResult:
 
 
 @dataclass(frozen=True, slots=True)
+class CardForm:
+    """The player's form: PR (500 x equity lost per decision; lower is better) of his
+    analysed matches."""
+
+    prs: tuple[float, ...]
+    """PR of each analysed match, oldest first."""
+    pr: float
+    """PR over his last ``matches`` matches (their decisions pooled)."""
+    grade: str
+    matches: int
+    best: str = ""
+    """E.g. "3.1 vs bob"."""
+    worst: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerCard:
     name: str
     rating: float
@@ -45,6 +62,8 @@ class PlayerCard:
     """The last results, newest first."""
     provisional: bool = False
     """Rating not yet established (too little experience)."""
+    form: CardForm | None = None
+    """PR over time (None: no analysed match)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +165,9 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     d.text((x1, y1 + round(u * 0.2)), f"{min(hist):.0f}–{max(hist):.0f}", font=af,
            fill=th.panel_muted, anchor="rt")
 
+    if card.form is not None:
+        _draw_form(img, d, card.form, th, g, width, height)
+
     # Last results.
     d.text((round(u), g.chips[0][1] - round(u * 0.2)) if g.chips else
            (round(u), round(height * 0.8)), "Last results" if g.chips else "No results yet",
@@ -157,6 +179,35 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
         d.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), "W" if res.won else "L",
                font=cf, fill=th.banner, anchor="mm")
     return img
+
+
+def _draw_form(img: Image.Image, d: ImageDraw.ImageDraw, form: CardForm, th: Any,
+               g: CardGeometry, width: int, height: int) -> None:
+    """The form under the rating chart: PR of the last matches, a small line of each
+    match's PR (lower is better: drawn with the best at the top), best and worst."""
+    u = width / 40
+    x0, x1 = g.spark[0], g.spark[2]
+    top = g.spark[3] + round(u * 1.3)
+    bottom = height - round(u * 0.9)
+    text = f"PR {form.pr:.1f} {form.grade} · last {form.matches} matches"
+    t, f = _fit(text, round(u * 0.62), True, x1 - x0)
+    d.text((x0, top - round(u * 0.2)), t, font=f, fill=th.panel_text, anchor="lb")
+    box = (x0, top, x1, bottom - round(u * 0.75))
+    d.rectangle(box, fill=th.background)
+    if len(form.prs) > 1:
+        lo, hi = min(form.prs), max(form.prs)
+        span = max(hi - lo, 1.0)
+        n = len(form.prs)
+        pts = [(box[0] + i * (box[2] - box[0]) / (n - 1),
+                box[1] + 2 + (pr - lo) / span * (box[3] - box[1] - 4))
+               for i, pr in enumerate(form.prs)]
+        polyline(img, pts, th.highlight, max(1.5, u * 0.1), (box[0], box[1], box[2] + 1,
+                                                               box[3] + 1))
+    notes = " · ".join(x for x in (f"best {form.best}" if form.best else "",
+                                    f"worst {form.worst}" if form.worst else "") if x)
+    if notes:
+        t, f = _fit(notes, round(u * 0.55), False, x1 - x0)
+        d.text((x0, bottom), t, font=f, fill=th.panel_muted, anchor="lb")
 
 
 def render_card(card: PlayerCard, *, theme: str = "default", width: int = CARD_WIDTH,
@@ -180,6 +231,11 @@ def card_alt_text(card: PlayerCard, limit: int = 1024) -> str:
                  f"{card.matches_won} of {card.matches}; money balance {card.balance:+d}.")
     if card.favourite_variant:
         parts.append(f"Favourite variant: {card.favourite_variant}.")
+    if card.form is not None:
+        parts.append(f"PR over the last {card.form.matches} analysed matches: "
+                     f"{card.form.pr:.1f} ({card.form.grade})"
+                     + (f"; best match {card.form.best}" if card.form.best else "")
+                     + (f"; worst {card.form.worst}" if card.form.worst else "") + ".")
     if card.recent:
         items = [f"{'won' if r.won else 'lost'} against {r.opponent}"
                  + (f" {r.detail}" if r.detail else "") for r in card.recent]

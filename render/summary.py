@@ -1,5 +1,5 @@
 """The match summary: the score game by game, the cube's history, and each
-player's error rate where analysis ran.
+player's PR, grade and luck (or error rate) where analysis ran.
 
 Input is a plain :class:`MatchSummary`; :func:`render_summary` gives PNG bytes,
 :func:`summary_alt_text` the same information in words.
@@ -56,6 +56,13 @@ class MatchSummary:
     """Average equity lost per decision over the analysed games (None: not analysed)."""
     decisions: tuple[int, int] = (0, 0)
     winner: int | None = None
+    prs: tuple[float | None, float | None] = (None, None)
+    """PR (500 x the equity lost per decision) over the analysed games (None: not
+    analysed)."""
+    grades: tuple[str, str] = ("", "")
+    """The grade of each PR ("Master", ...)."""
+    lucks: tuple[float | None, float | None] = (None, None)
+    """Each player's luck over the analysed games, equity (EMG) summed over his rolls."""
 
     @property
     def score(self) -> tuple[int, int]:
@@ -170,22 +177,35 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
         d.text((round(u * 2.4), y), f"… and {len(s.cube) - 12} more", font=nf,
                fill=th.panel_muted, anchor="lm")
 
-    # Error rates.
+    # PR and luck (or the error rate alone).
     y = g.height - round(u * 1.6)
-    d.text((round(u), y - round(u * 0.9)), "Error rate (equity lost per decision)", font=sf,
-           fill=th.panel_muted, anchor="lm")
+    graded = any(pr is not None for pr in s.prs)
+    title = ("PR (500 x equity lost per decision) and luck" if graded
+             else "Error rate (equity lost per decision)")
+    d.text((round(u), y - round(u * 0.9)), title, font=sf, fill=th.panel_muted, anchor="lm")
     x = round(u * 1.3)
     for p in (0, 1):
-        rate = s.error_rates[p]
         chip = checker_sprite(th, p, chip_r)
         img.paste(chip, (x, y - chip.height // 2), chip)
-        text = (f"{s.names[p]}: {rate * 1000:.1f} m ({s.decisions[p]} decisions)"
-                if rate is not None else f"{s.names[p]}: not analysed")
+        text = _grade_text(s, p)
         t, f = _fit(text, round(u * 0.62), True, round(width / 2 - u * 2.5))
         d.text((x + chip.width + round(u * 0.3), y), t, font=f, fill=th.panel_text,
                anchor="lm")
         x += round(width / 2)
     return img
+
+
+def _grade_text(s: MatchSummary, p: int) -> str:
+    """One player's line under the summary: PR, grade and luck, else the error rate."""
+    pr, luck, rate = s.prs[p], s.lucks[p], s.error_rates[p]
+    if pr is not None:
+        text = f"{s.names[p]}: PR {pr:.1f} {s.grades[p]}".rstrip()
+        if rate is not None:
+            text += f" ({rate * 1000:.1f} m)"
+        return text + (f", luck {luck:+.2f}" if luck is not None else "")
+    if rate is not None:
+        return f"{s.names[p]}: {rate * 1000:.1f} m ({s.decisions[p]} decisions)"
+    return f"{s.names[p]}: not analysed"
 
 
 def render_summary(s: MatchSummary, *, theme: str = "default",
@@ -211,9 +231,16 @@ def summary_alt_text(s: MatchSummary, limit: int = 1024) -> str:
     else:
         parts.append("The cube was never turned.")
     for p in (0, 1):
-        rate = s.error_rates[p]
-        parts.append(f"{s.names[p]}: error rate {rate * 1000:.1f} thousandths per decision "
-                     f"over {s.decisions[p]} decisions." if rate is not None
-                     else f"{s.names[p]}: not analysed.")
+        rate, pr, luck = s.error_rates[p], s.prs[p], s.lucks[p]
+        if rate is None:
+            parts.append(f"{s.names[p]}: not analysed.")
+            continue
+        text = (f"{s.names[p]}: error rate {rate * 1000:.1f} thousandths per decision over "
+                f"{s.decisions[p]} decisions")
+        if pr is not None:
+            text += f", PR {pr:.1f} ({s.grades[p]})"
+        if luck is not None:
+            text += f", luck {luck:+.2f}"
+        parts.append(text + ".")
     text = " ".join(parts)
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.adapters.console_puzzles import puzzle
 from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
 from bot.config import Config
@@ -71,13 +72,15 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /resign [single|gammon|backgammon]   /answer accept|reject
   /board  /claim  /forfeit [confirm]
   /stop                ends a money session between games    /rematch  plays again
-  /leaderboard [rating|money|wins] [page]   /stats [@user]   /verify [game]
+  /leaderboard [rating|money|wins|pr|puzzles] [page]   /stats [@user]   /verify [game]
   /export [mat|sgf] [game=N]   writes the match as a .mat file, or .sgf (for analysis in
                        GNU Backgammon: it carries the rules); game=N: a chouette table's game
   /history [game]      the moves, dice and cube actions of the match (or of game N)
   /hint  /analyze [game] [match] [depth=expert]   the AI's advice for your decision;
                        analysis of a finished game (default the last) or the whole match
   /replay [game]       the game as an animated GIF in the boards folder
+  /puzzle [N]  /puzzle answer [N] ANSWER   a puzzle from the server's own blunders;
+                       your answer (a play, or double / no double / take / pass)
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
   /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
@@ -272,6 +275,9 @@ class Console:
             self.say(f"  board image: {path}{ids}")
         for line in reply.notify:
             self.say(self.text_of(line))
+        if reply.puzzle is not None:  # the Discord menu or buttons, as a list
+            self.say("  answers: " + " | ".join(reply.puzzle.options)
+                     + f"   (/puzzle answer {reply.puzzle.puzzle_id} ...)")
         if reply.buttons:
             unknown = {u for b in reply.buttons for u in b.users} - set(self.names)
             self.names.update(await self.service.user_names(unknown))
@@ -558,6 +564,7 @@ class Console:
             "history": history,  # issue 19 item 11
             "tournament": lambda actor, rest: tournament(self, actor, rest, channel_id),
             "settings": settings,
+            "puzzle": lambda actor, rest: puzzle(self, actor, rest),  # issue 33
         }
 
     async def demo(self, limit: int = 2000) -> None:
@@ -737,6 +744,18 @@ async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
 async def _session(service: GameService, boards: Path, lines: Iterable[str] | None,
                    echo: bool, stopped: asyncio.Event) -> int:
     console = Console(service, boards)
+    config = service.config
+    if service.ai is not None and config.analysis.grade_matches:  # issue 33
+        from bot.ai.background import BackgroundAnalyser
+
+        async def post(channel: int, reply: Reply) -> None:
+            console.say(f"  (graded, posted in #{console.channel_name(channel)})")
+            await console.show(reply)
+
+        grader = service.grader(BackgroundAnalyser(nice=config.analysis.grade_nice), post)
+        # A match being graded goes back to the queue; stopped before the storage closes.
+        service.lifecycle.on_stop("the grader", grader.stop)
+        grader.start()
     console.say(f"bgbot console: {where(service.config)}, boards in {boards}/. "
                 "Type /help. Act as a player by naming them first, like "
                 "\"alice: /challenge @bob\" or \"alice: /challenge @gnubot\".")

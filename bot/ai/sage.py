@@ -146,6 +146,9 @@ class CubeEval:
     should_take: bool
     beaver: bool
     optimal_action: str
+    rolls: tuple[tuple[int, int, float], ...] = ()
+    """With ``rolls``: (die, die, cubeful equity after the best play of that roll, the
+    roller's side), one ply shallower than the analysis, for each of the 21 rolls."""
 
     @property
     def double_equity(self) -> float:
@@ -227,13 +230,22 @@ def deep_plays(board: Sequence[int], dice: tuple[int, int], cs: CubeState, *,
     return DeepRanking((*deepened, *rest), len(deepened), True)
 
 
-def cube_action(board: Sequence[int], depth: EvalDepth, cs: CubeState) -> CubeEval:
-    """The cube analysis of the pre-roll ``board`` (side on roll = would-be doubler)."""
+def cube_action(board: Sequence[int], depth: EvalDepth, cs: CubeState, *,
+                rolls: bool = False) -> CubeEval:
+    """The cube analysis of the pre-roll ``board`` (side on roll = would-be doubler);
+    with ``rolls``, each roll's equity too (bgsage's per-roll details, from 2-ply up:
+    they come with the analysis at almost no cost)."""
     an = analyzer(depth, True)
-    r = an.cube_action(list(board), cs.cube_value, cs.owner, **cs.kwargs())
+    if rolls:
+        r = an.cube_action(list(board), cs.cube_value, cs.owner, incl_2ply_details=True,
+                           **cs.kwargs())
+    else:
+        r = an.cube_action(list(board), cs.cube_value, cs.owner, **cs.kwargs())
+    per_roll = tuple((int(e["die1"]), int(e["die2"]), float(e["cubeful_equity"]))
+                     for e in ((r.details or {}).get("nd") or ())) if rolls else ()
     return CubeEval(Chances.of(r.probs), float(r.cubeless_equity), float(r.equity_nd),
                     float(r.equity_dt), float(r.equity_dp), bool(r.should_double),
-                    bool(r.should_take), bool(r.is_beaver), str(r.optimal_action))
+                    bool(r.should_take), bool(r.is_beaver), str(r.optimal_action), per_roll)
 
 
 def position_chances(post_move_board: Sequence[int], depth: EvalDepth,
@@ -255,3 +267,19 @@ def match_winning_chance(away_me: int, away_opp: int) -> float:
     import bgbot_cpp  # type: ignore[import-not-found]
 
     return float(bgbot_cpp.get_met(away_me, away_opp, False))
+
+
+def roll_equities(board: Sequence[int], depth: EvalDepth, cs: CubeState
+                  ) -> dict[tuple[int, int], float]:
+    """The cubeful equity after the best play of each of the 21 rolls from the pre-roll
+    ``board`` (the roller's side; a roll with no play: the position as it stands), one
+    ply shallower than ``depth`` (bgsage's per-roll details of a cube analysis)."""
+    return {(a, b): e for a, b, e in cube_action(board, depth, cs, rolls=True).rolls}
+
+
+def match_equity(away_me: int, away_opp: int, *, post_crawford: bool = False) -> float:
+    """Match-winning chance from bgsage's match equity table, both sides still needing
+    points (``post_crawford``: the post-Crawford table)."""
+    import bgbot_cpp
+
+    return float(bgbot_cpp.get_met(away_me, away_opp, post_crawford))

@@ -6,6 +6,7 @@ Module-level functions so a process pool can run them.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from bot.ai.context import MatchContext
 from bot.ai.levels import LEVELS
@@ -14,6 +15,9 @@ from engine.dice import Dice
 from engine.game import Game, Phase
 from engine.player import Player
 from engine.rules import RuleOptions
+
+if TYPE_CHECKING:
+    from engine.formats.matfile import MatGame
 
 
 def opening(g: Game, rng: random.Random) -> Game:
@@ -55,3 +59,37 @@ def play_vs_heuristic_job(args: tuple[int, str, bool]) -> int:
     """:func:`play_vs_heuristic` for ``Executor.map``: ``(seed, level name, cube on)``."""
     seed, level_name, cube = args
     return play_vs_heuristic(seed, level_name, rules=RuleOptions(cube=cube))
+
+
+def play_match(length: int, seed: int, *, games: int = 2, level_name: str = "intermediate"
+               ) -> list[MatGame]:
+    """A ``length``-point match (0: a money session of ``games`` games) between two AI
+    players at ``level_name`` (the noisy intermediate level makes real mistakes to grade),
+    from ``seed``: the games with the score before each."""
+    from engine.formats.matfile import MatGame
+    from engine.match import Match, MoneySession
+
+    rng = random.Random(seed)
+    level = LEVELS[level_name]
+    out: list[MatGame] = []
+    match = Match.new(length, RuleOptions()) if length else None
+    session = MoneySession.new(RuleOptions())
+    while (match is not None and not match.is_over) or (match is None and len(out) < games):
+        if match is not None:
+            g = match.new_game()
+            ctx, score = MatchContext(length, match.score), match.score
+        else:
+            g = session.new_game()
+            ctx, score = MatchContext.money(), session.points
+        while not g.is_finished:
+            g = opening(g, rng)
+            if g.is_finished:
+                break
+            g = apply_decision(g, decide(g, ctx, level, rng),
+                               Dice(rng.randint(1, 6), rng.randint(1, 6)))
+        out.append(MatGame(g.to_record(), score))
+        if match is not None:
+            match = match.add_game(g)
+        else:
+            session = session.add_game(g)
+    return out

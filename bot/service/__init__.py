@@ -9,7 +9,8 @@ and call it with values -- who acts (:class:`~bot.service.core.values.Actor`), w
 
 One folder per feature, in layers (the import contracts in ``pyproject.toml`` keep them):
 ``core`` (how an action commits and answers; imports no feature) < ``records``, ``rules``
-< ``pictures`` < ``analysis``, ``standings`` < ``play`` < ``chouette``, ``tournaments``
+< ``pictures`` < ``analysis``, ``standings`` < ``grading``, ``puzzles`` < ``play`` <
+``chouette``, ``tournaments``
 (never each other) < ``posted``; then the action table (:mod:`.actions`), the AI's turns
 (:mod:`.ai_turns`) and :mod:`.game`, the one place that composes them.
 """

@@ -35,6 +35,7 @@ from bot.config import Config
 from bot.service.actions import ActionTable
 from bot.service.ai_turns import AITurns
 from bot.service.analysis.service import Analysis
+from bot.service.analysis.settings import AnalysisSettings
 from bot.service.builder.service import Builder
 from bot.service.chouette.seating import ChouetteSeating
 from bot.service.chouette.service import ChouetteService
@@ -45,6 +46,7 @@ from bot.service.core.replies import Action, MessageRef, Notice, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import MAX_ID, Actor, Expect, Place
 from bot.service.core.work import Seating
+from bot.service.grading.service import Analyser, Grader, Grading, Post
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
@@ -56,6 +58,7 @@ from bot.service.play.seating import PAIR
 from bot.service.play.session import Sessions
 from bot.service.play.watch import Watch
 from bot.service.posted.service import PostedMessages
+from bot.service.puzzles.service import DailyPost, Puzzles
 from bot.service.records.service import Records
 from bot.service.rules.service import RuleBook
 from bot.service.settings.kinds import Names
@@ -115,7 +118,12 @@ class GameService:
                                        settings=self.settings)
         self.watch = Watch(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
-        self.analysis = Analysis(self.runner, self.config, ai)
+        self.analysis_settings = AnalysisSettings(self.config, ai=ai is not None)
+        """The server's grading and puzzle options: the one accessor (issue 33)."""
+        self.analysis = Analysis(self.runner, self.config, ai, self.analysis_settings)
+        self.grading = Grading(storage, self.analysis_settings)
+        self.runner.finished.append(self.grading.match_ended)
+        self.puzzles = Puzzles(self.runner, self.analysis_settings)
         self.standings = Standings(storage)
         self.builder = Builder(self.runner, self.commands)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
@@ -150,6 +158,17 @@ class GameService:
         actor = Actor(user_id, name, is_bot=True)
         self.ai_turns.actor = actor
         self.challenges.ai_actor = actor
+
+    def grader(self, analyser: Analyser, post: Post, **options: Any) -> Grader:
+        """The background grader of this process (issue 33): ``analyser`` grades a game
+        (:class:`bot.ai.background.BackgroundAnalyser`), ``post`` posts the grades in a
+        channel; ``options`` as :class:`~bot.service.grading.service.Grader` takes them
+        (the match's time bound defaults to ``analysis.grade_seconds``).  The adapter
+        starts it and stops it with the bot."""
+        options.setdefault("match_seconds", self.config.analysis.grade_seconds)
+        grader = Grader(self.storage, self.grading, analyser, post, **options)
+        self.grading.listeners.append(grader.wake)  # a match queued here: look at once
+        return grader
 
     # ------------------------------------------------------------ the actions
 
@@ -249,6 +268,32 @@ class GameService:
     async def analyze(self, place: Place, actor: Actor, game: int | None = None,
                       depth: str | None = None, whole_match: bool = False) -> Reply:
         return await guarded(self.analysis.analyze(place, actor, game, depth, whole_match))
+
+    async def puzzle(self, place: Place, actor: Actor, number: int | None = None) -> Reply:
+        """A puzzle made from the server's blunders (issue 33): ``number``, else the next
+        one for ``actor``."""
+        return await guarded(self.puzzles.show(place, actor, number))
+
+    async def puzzle_answer(self, place: Place, actor: Actor, text: str,
+                            number: int | None = None) -> Reply:
+        """Judge and score ``actor``'s answer (the typed one, a menu's, a button's)."""
+        return await guarded(self.puzzles.answer(place, actor, text, number))
+
+    async def daily_puzzles(self) -> list[DailyPost]:
+        """The daily puzzles due now, each claimed once cluster-wide: post each, then
+        :meth:`daily_puzzle_sent`."""
+        try:
+            return await self.puzzles.due_daily()
+        except StorageError as error:  # the adapter's next round tries again
+            log.warning("daily puzzles skipped this round: %s", error)
+            return []
+
+    async def daily_puzzle_sent(self, post: DailyPost) -> None:
+        try:
+            await self.puzzles.daily_sent(post)
+        except StorageError as error:
+            log.warning("the daily puzzle of server %s was posted but not marked: %s",
+                        post.guild_id, error)
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:

@@ -18,6 +18,16 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, TypeVar
 
+from bot.storage.analysis.interface import (
+    AnalysisRow,
+    AnalysisTransaction,
+    GradingJob,
+    GradingStatus,
+    MatchFigures,
+    PlayerFigures,
+    PuzzleAnswerRow,
+    PuzzleRow,
+)
 from bot.storage.chouette.interface import (
     ChouetteMemberRow,
     ChouetteRow,
@@ -58,10 +68,11 @@ from bot.storage.tournaments.interface import (
 )
 
 __all__ = [
-    "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "ChouetteMemberRow",
-    "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow", "GameStatus", "GuildSettingsRow",
-    "LedgerEntry",
-    "MatchRow", "MatchStatus", "RatingRow", "RetryableConflict", "StaleVersionError",
+    "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "AnalysisRow",
+    "ChouetteMemberRow", "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow",
+    "GameStatus", "GradingJob", "GradingStatus", "GuildSettingsRow", "LedgerEntry",
+    "MatchFigures", "MatchRow", "MatchStatus", "PlayerFigures", "PuzzleAnswerRow",
+    "PuzzleRow", "RatingRow", "RetryableConflict", "StaleVersionError",
     "Storage", "StorageBusy", "StorageCommitUnknown", "StorageError", "StorageUnavailable",
     "TournamentRow", "TournamentStatus", "Transaction", "UserRow", "check_int64", "clean_name",
     "clean_text", "storable",
@@ -71,7 +82,8 @@ T = TypeVar("T")
 
 
 class Transaction(PlayTransaction, ChouetteTransaction, TournamentTransaction,
-                  PlayersTransaction, StandingsTransaction, SettingsTransaction, Protocol):
+                  PlayersTransaction, StandingsTransaction, SettingsTransaction,
+                  AnalysisTransaction, Protocol):
     """Operations inside one transaction, of every table family.  All or nothing is
     committed."""
 

@@ -497,6 +497,20 @@ class FakeDiscord:
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
 
+    async def select_value(self, user: User, message: Message, custom_id: str,
+                           value: str) -> Interaction:
+        """``user`` picks ``value`` in the select menu ``custom_id`` of ``message``."""
+        menus = [c for row in message.components for c in row.get("components", [])
+                 if c.get("custom_id") == custom_id and c.get("type") == 3]
+        assert menus, f"no select menu {custom_id!r} on message {message.id}"
+        offered = [o["value"] for o in menus[0].get("options", [])]
+        assert value in offered, f"{value!r} is not offered: {offered}"
+        data = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+        record, payload = self._interaction(3, user, message.channel_id, data,
+                                            message=message)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        return record
+
     # ----------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:

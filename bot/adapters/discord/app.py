@@ -37,6 +37,7 @@ from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
 from bot.adapters.discord.presenter import Presenter
+from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
 from bot.ops.endpoint import start_endpoint
@@ -129,7 +130,7 @@ class BackgammonBot(ServiceBot):
         if self._service.ai is not None and self.user is not None:
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
-        self.add_dynamic_items(GameButton, StepMenu, BuilderButton)
+        self.add_dynamic_items(GameButton, StepMenu, BuilderButton, PuzzleButton, PuzzleMenu)
         for extension in cog_extensions():
             await self.load_extension(extension)
         self.synced = await self.sync_commands()

@@ -39,6 +39,7 @@ from bot.adapters.discord.buttons import build_view
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
 from bot.adapters.discord.live import LiveBoards
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
+from bot.adapters.discord.puzzles import puzzle_view
 from bot.adapters.discord.renderer import Renderer
 from bot.service.core.replies import Board, Reply
 from bot.service.core.values import Place
@@ -127,7 +128,7 @@ class Presenter:
 
     async def build(self, reply: Reply, *, code_block: bool = False) -> Outgoing:
         """The public message for an ``ok`` reply."""
-        out = Outgoing(view=build_view(reply))
+        out = Outgoing(view=build_view(reply) or puzzle_view(reply))
         text = reply.text
         if code_block and text:
             text = f"```\n{clip(text, MAX_CONTENT - 10)}\n```"

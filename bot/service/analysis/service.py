@@ -8,11 +8,20 @@ lock, no version to check); they use the action runner's match loader only.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from bot.ai.context import MatchContext
 from bot.config import Config
 from bot.service.analysis.chances import chances_text
+from bot.service.analysis.settings import AnalysisSettings
+from bot.service.analysis.store import (
+    analysable,
+    depth_name,
+    keep_analysis,
+    kept_analyses,
+    variant_refusal,
+)
 from bot.service.core.replies import Board, Picture, Refusal, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import Actor, Expect, Place, bad_ids
@@ -26,7 +35,7 @@ from bot.service.pictures.service import (
     summary_picture,
 )
 from bot.service.records.service import NumberedGame, channel_games, check_number
-from bot.storage.interface import GameStatus, MatchRow
+from bot.storage.interface import GameStatus, MatchRow, StorageError, Transaction
 from bot.storage.replay import player_names, replay_game
 from engine.match import Match, Session
 from engine.player import Player
@@ -34,7 +43,10 @@ from engine.record import GameRecord
 
 if TYPE_CHECKING:
     from bot.ai.analysis import GameAnalysis
+    from bot.ai.levels import Level
     from bot.ai.runner import AIRunner
+
+log = logging.getLogger(__name__)
 
 ANALYSIS_SECONDS = 120.0
 """How long the analysis of one game may take at the default depth (GNU 1-ply)."""
@@ -51,19 +63,14 @@ def _score_at(session: Session, names: tuple[str, str]) -> str:
     return f", played at {names[0]} {w}, {names[1]} {b} in a match to {session.length}"
 
 
-def _match_rates(analyses: list[GameAnalysis], names: tuple[str, str]) -> list[str]:
-    """Each player's error rate over the analysed games of a match."""
-    ran = [a for a in analyses if a.supported]
-    if not ran:
+def _match_grades(analyses: list[GameAnalysis], names: tuple[str, str]) -> list[str]:
+    """Each player's PR, grade and luck over the analysed games of a match."""
+    from bot.ai.grades import grade_match
+
+    grades = grade_match(analyses)
+    if grades is None:
         return [analyses[0].note] if analyses else []
-    out = []
-    for p in (Player.WHITE, Player.BLACK):
-        decisions = sum(a.of(p).decisions for a in ran)
-        lost = sum(a.of(p).total_lost for a in ran)
-        rate = lost / decisions if decisions else 0.0
-        out.append(f"{names[p]} over the match: {decisions} decisions, error rate "
-                   f"{rate * 1000:.1f} mEMG/decision, total {lost:.3f}")
-    return out
+    return grades.lines(names)
 
 
 def _winner_of(row: MatchRow) -> Player | None:
@@ -75,11 +82,14 @@ def _winner_of(row: MatchRow) -> Player | None:
 class Analysis:
     """Hints and analysis."""
 
-    def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None) -> None:
+    def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None,
+                 settings: AnalysisSettings | None = None) -> None:
         self.runner = runner
         self.storage = runner.storage
         self.config = config
         self.ai = ai
+        self.settings = settings or AnalysisSettings(config, ai=ai is not None)
+        """The server's grading and puzzle options (the one accessor)."""
 
     # ----------------------------------------------------------- the AI's view
 
@@ -152,24 +162,37 @@ class Analysis:
                                       "finished games.")
                 else:
                     targets = [pick_game(scope, number, "analyze", finished_only=True)]
+                if not analysable(targets[-1].match):
+                    raise Refusal(variant_refusal(targets[-1].match))
                 events = [await tx.events(g.row.id) for g in targets]
                 names = {g.match.id: await player_names(tx, g.match) for g in targets}
+                records = {g.row.id: replay_game(g.match, g.row, evs).to_record()
+                           for g, evs in zip(targets, events, strict=True)}
+                kept = await kept_analyses(tx, records, depth_name(level))
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         timeout = EXPERT_ANALYSIS_SECONDS if level is EXPERT else ANALYSIS_SECONDS
         done: list[tuple[NumberedGame, Session, GameRecord, GameAnalysis]] = []
-        for target, evs in zip(targets, events, strict=True):
+        fresh: list[tuple[NumberedGame, Session, GameAnalysis]] = []
+        for target in targets:
             row = target.match
             session = session_before(row, games_of(scope, target), target.row)
-            record = replay_game(row, target.row, evs).to_record()
-            try:
-                result = await self.ai.analyze(record, MatchContext.of(session), level,
-                                               timeout=timeout)
-            except TimeoutError:
-                slower = " Try depth:strong, which is faster." if level is EXPERT else ""
-                return Reply.refuse(f"The analysis of game {target.number} took longer than "
-                                    f"{timeout:.0f} s and was stopped.{slower}")
+            record = records[target.row.id]
+            result = kept.get(target.row.id)
+            if result is None:
+                try:
+                    result = await self.ai.analyze(record, MatchContext.of(session), level,
+                                                   timeout=timeout)
+                except TimeoutError:
+                    if fresh:  # (those done are kept all the same)
+                        await self._keep(place.guild_id, fresh, level, names)
+                    slower = " Try depth:strong, which is faster." if level is EXPERT else ""
+                    return Reply.refuse(f"The analysis of game {target.number} took longer "
+                                        f"than {timeout:.0f} s and was stopped.{slower}")
+                fresh.append((target, session, result))
             done.append((target, session, record, result))
+        if fresh:
+            await self._keep(place.guild_id, fresh, level, names)
         latest = targets[-1].match
         lines: list[str] = []
         if whole_match:
@@ -177,7 +200,7 @@ class Analysis:
             lines.append(f"Analysis of {what} ({len(done)} finished game"
                          f"{'' if len(done) == 1 else 's'}):")
             if not scope.chouette:  # (at a table the players change sides between games)
-                lines.extend(_match_rates([a for *_, a in done], names[latest.id]))
+                lines.extend(_match_grades([a for *_, a in done], names[latest.id]))
         for target, session, _, result in done:
             here = names[target.match.id]
             lines.append(f"Analysis of game {target.number}" + _score_at(session, here) + ":")
@@ -205,3 +228,24 @@ class Analysis:
                     f"match-{target.match.id}-game-{target.number}"))
         return Reply(ok=True, text="\n".join(lines), boards=tuple(boards), match_id=latest.id,
                      pictures=tuple(pictures))
+
+    async def _keep(self, guild_id: int, fresh: list[tuple[NumberedGame, Session, GameAnalysis]],
+                    level: Level, names: dict[int, tuple[str, str]]) -> None:
+        """Keep the analyses just made (and their puzzles), so the next /analyze answers
+        from the store; a database that is away only costs running them again."""
+        settings = await self.settings.for_guild(guild_id)
+
+        async def work(tx: Transaction) -> None:
+            for target, session, result in fresh:
+                await keep_analysis(tx, target.match, target.row, result, depth_name(level),
+                                    settings, score=_score(session), names=names[target.match.id],
+                                    played_at=target.row.finished_at or self.runner.now())
+
+        try:
+            await self.storage.run(work)
+        except StorageError as error:
+            log.warning("an analysis was not kept: %s", error)
+
+
+def _score(session: Session) -> tuple[int, int]:
+    return session.score if isinstance(session, Match) else (0, 0)

@@ -148,7 +148,7 @@ def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
         shown = work.seating.decorate(work, game, shown)
     elif row.status is MatchStatus.FINISHED and row.chouette_id is None:
         shown = (Button(Action.REMATCH, "Rematch", players(work)),)
-        if analysis:
+        if analysis and row.variant == "standard":  # (the network knows no variant)
             shown += (Button(Action.ANALYZE, "Analyse the match", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,

@@ -232,6 +232,19 @@ class RetireButtons:
 
 
 @dataclass(frozen=True, slots=True)
+class PuzzleChoices:
+    """The answers a puzzle offers anyone who sees it (issue 33): a select menu of plays
+    (at most 25, in notation order: the order says nothing of the best), or one button
+    per cube answer.  A choice answers puzzle ``puzzle_id`` with its text, as typing
+    ``/puzzle answer`` does."""
+
+    puzzle_id: int
+    options: tuple[str, ...]
+    buttons: bool
+    """True: one button per option (a cube decision); False: a select menu (a play)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to one service call.
 
@@ -271,6 +284,8 @@ class Reply:
     edits them after the commit; the console has nothing to edit)."""
     builder: BuilderView | None = None
     """The move builder to show privately to the player who asked for it (issue 31)."""
+    puzzle: PuzzleChoices | None = None
+    """A puzzle's answers to offer (a menu or buttons; the console lists them)."""
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

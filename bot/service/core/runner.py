@@ -155,6 +155,9 @@ class ActionRunner:
         self._cache: dict[int, tuple[int, Loaded]] = {}
         self._names: dict[int, str] = {}
         """User names this process has stored (no need to write them again)."""
+        self.finished: list[Callable[[Work], Awaitable[None]]] = []
+        """Called in the action's transaction when it ends a match or money session,
+        however it ends (the last game, a forfeit, /stop): grading queues it there."""
 
     # ------------------------------------------------------------------ pieces
 
@@ -249,6 +252,10 @@ class ActionRunner:
             work.state = work.state.with_(unsettled=None)
         base = work.base if work.hold is not None else work.loaded.base
         changes: dict[str, Any] = {"state": work.state.to_dict()}
+        if work.match_status is MatchStatus.FINISHED and work.row.status is not (
+                MatchStatus.FINISHED):
+            for hook in self.finished:
+                await hook(work)
         if work.match_status is not None:
             changes["status"] = work.match_status
         if work.match_winner is not None:

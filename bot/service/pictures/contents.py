@@ -39,7 +39,7 @@ from engine.record import (
 )
 from engine.rules import RuleOptions
 from engine.scoring import EndReason
-from render.card import PlayerCard, RecentResult
+from render.card import CardForm, PlayerCard, RecentResult
 from render.chart import ChartData, ChartMistake, ChartPoint
 from render.replay import FrameKind, ReplayFrame
 from render.summary import GameLine, MatchSummary, SummaryCube
@@ -218,7 +218,8 @@ def analysis_chart(analysis: GameAnalysis, record: GameRecord, player: Player,
 
 def player_card(name: str, stats: Mapping[str, object], *, experience: int = 0,
                 established: int = 400, variants: Sequence[str] = (),
-                recent: Sequence[RecentResult] = ()) -> PlayerCard:
+                recent: Sequence[RecentResult] = (), form: CardForm | None = None
+                ) -> PlayerCard:
     """The card of a player from ``Transaction.user_stats`` (rating, rating_history,
     games, games_won, matches, matches_won, balance); ``variants`` are the
     variants of his matches (the most frequent is his favourite); ``recent`` his
@@ -239,7 +240,7 @@ def player_card(name: str, stats: Mapping[str, object], *, experience: int = 0,
         games=num("games"), games_won=num("games_won"), matches=num("matches"),
         matches_won=num("matches_won"), balance=num("balance"),
         favourite_variant=favourite(variants), recent=tuple(recent)[:10],
-        provisional=experience < established)
+        provisional=experience < established, form=form)
 
 
 def favourite(variants: Sequence[str]) -> str:
@@ -314,5 +315,15 @@ def match_summary(names: tuple[str, str], length: int, records: Sequence[GameRec
     won: int | None = int(winner) if winner is not None else None
     if won is None and length:
         won = next((p for p in (0, 1) if score[p] >= length), None)
+    from bot.ai.grades import grade_match
+
+    graded = grade_match(analyses)
+    prs: tuple[float | None, float | None] = (None, None)
+    grades = ("", "")
+    lucks: tuple[float | None, float | None] = (None, None)
+    if graded is not None:
+        prs = (graded.players[0].pr, graded.players[1].pr)
+        grades = (graded.players[0].grade, graded.players[1].grade)
+        lucks = (graded.players[0].luck, graded.players[1].luck)
     return MatchSummary(names, length, tuple(lines), tuple(cubes), (rates[0], rates[1]),
-                        (decided[0], decided[1]), won)
+                        (decided[0], decided[1]), won, prs, grades, lucks)

@@ -95,12 +95,29 @@ def summary_picture(row: MatchRow, names: tuple[str, str], records: Sequence[Gam
 
 
 async def add_match_summary(work: Work, winner: Player) -> None:
-    """At a match's (or money session's) end: the summary picture in the reply."""
+    """At a match's (or money session's) end: the summary picture in the reply, with each
+    player's PR and luck where the games' analyses are kept already."""
     games = await work.tx.games_of_match(work.row.id)
     records = await match_records(work.tx, work.row, games)
     if records:
-        work.pictures.append(summary_picture(work.row, work.loaded.names, records,
+        analyses = await kept_for_summary(work.tx, work.row, games, records)
+        work.pictures.append(summary_picture(work.row, work.loaded.names, records, analyses,
                                              winner=winner))
+
+
+async def kept_for_summary(tx: Transaction, row: MatchRow, games: Sequence[GameRow],
+                           records: Sequence[GameRecord]) -> list[GameAnalysis | None]:
+    """The kept analyses (at the default depth) of the finished ``games``, in order, None
+    for those not analysed (no query for a variant: it has none)."""
+    finished = [g for g in games if g.status is GameStatus.FINISHED]
+    if row.variant != "standard" or not finished:
+        return [None] * len(records)
+    from bot.ai.analysis import GameAnalysis
+    from bot.ai.levels import analysis_level
+
+    kept = await tx.analyses_of([g.id for g in finished], analysis_level(None).name)
+    return [GameAnalysis.from_dict(kept[g.id].data, record) if g.id in kept else None
+            for g, record in zip(finished, records, strict=True)]
 
 
 class Pictures:

@@ -10,11 +10,21 @@ from typing import Any
 from bot.service.core.replies import Picture, PictureKind, Reply
 from bot.service.core.values import Actor, Place, bad_ids
 from bot.service.records import ratings
-from bot.storage.interface import Storage
+from bot.service.standings.form import (
+    DEPTH,
+    MIN_PR_DECISIONS,
+    Form,
+    form_lines,
+    form_of,
+    pr_board_line,
+    puzzle_board_line,
+)
+from bot.storage.interface import Storage, Transaction
 
 MAX_PAGE = 100_000
 RECENT = 8
 """Results shown on a player card."""
+ORDERS = ("rating", "money", "wins", "pr", "puzzles")
 
 
 class Standings:
@@ -27,12 +37,15 @@ class Standings:
                           page: int = 1, per_page: int = 10) -> Reply:
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
-        if order not in ("rating", "money", "wins"):
-            return Reply.refuse("Rank by rating, money or wins.")
+        if order not in ORDERS:
+            return Reply.refuse("Rank by rating, money or wins, or by pr (the performance "
+                                "rating of analysed standard matches) or puzzles.")
         if not 1 <= page <= MAX_PAGE:
             return Reply.refuse(f"Pages are numbered from 1 to at most {MAX_PAGE}.")
         if not 1 <= per_page <= 100:
             return Reply.refuse("A page shows 1 to 100 players.")
+        if order in ("pr", "puzzles"):
+            return await self._analysis_board(place, actor, order, page, per_page)
         async with self.storage.snapshot() as tx:
             total = await tx.leaderboard_count(place.guild_id, order)
             rows = await tx.leaderboard(place.guild_id, order, per_page,
@@ -63,6 +76,60 @@ class Standings:
             lines.append(f"(players with less than {established} experience are marked *)")
         return Reply(ok=True, text="\n".join(lines))
 
+    async def _analysis_board(self, place: Place, actor: Actor, order: str, page: int,
+                              per_page: int) -> Reply:
+        """``/leaderboard pr`` (issue 33: players with at least :data:`MIN_PR_DECISIONS`
+        analysed decisions, lowest PR first) or ``/leaderboard puzzles``."""
+        offset = (page - 1) * per_page
+        async with self.storage.snapshot() as tx:
+            if order == "pr":
+                total = await tx.pr_leaderboard_count(place.guild_id, DEPTH, MIN_PR_DECISIONS)
+                rows = await tx.pr_leaderboard(place.guild_id, DEPTH, MIN_PR_DECISIONS,
+                                               per_page, offset)
+                everyone = await tx.pr_leaderboard(place.guild_id, DEPTH, 0, 100_000, 0)
+            else:
+                total = await tx.puzzle_leaderboard_count(place.guild_id)
+                rows = await tx.puzzle_leaderboard(place.guild_id, per_page, offset)
+                everyone = await tx.puzzle_leaderboard(place.guild_id, 100_000, 0)
+        line = pr_board_line if order == "pr" else puzzle_board_line
+        mine = next((r for r in everyone if r["user_id"] == actor.id), None)
+        if order == "pr":
+            head = (f"PR leaderboard: analysed standard matches at GNU 1-ply, players with "
+                    f"at least {MIN_PR_DECISIONS} decisions; lower is better")
+            yours = (f"(you: {mine['decisions']} analysed decisions, PR "
+                     f"{500 * mine['lost'] / mine['decisions']:.2f}: the list needs "
+                     f"{MIN_PR_DECISIONS})" if mine and mine["decisions"] < MIN_PR_DECISIONS
+                     else "")
+        else:
+            head = "Puzzle leaderboard: right first answers (then less equity given up)"
+            yours = ""
+        if not total:
+            empty = ("No player has enough analysed decisions yet." if order == "pr"
+                     else "Nobody has answered a puzzle here yet (/puzzle).")
+            return Reply(ok=True, text="\n".join(x for x in (head + ":", empty, yours) if x))
+        pages = (total + per_page - 1) // per_page
+        if page > pages:
+            return Reply.refuse(f"The {order} leaderboard has only {pages} "
+                                f"page{'s' if pages != 1 else ''}: ask for page 1"
+                                + (f" to {pages}." if pages > 1 else "."))
+        lines = [f"{head} (page {page}/{pages}):"]
+        lines.extend(line(r) for r in rows)
+        if mine and yours:
+            lines.append(yours)
+        elif mine and actor.id not in {r["user_id"] for r in rows}:
+            ranked = next((r for r in await self._ranked(place, order, total)
+                           if r["user_id"] == actor.id), None)
+            if ranked is not None:
+                lines.extend(["…", line(ranked)])
+        return Reply(ok=True, text="\n".join(lines))
+
+    async def _ranked(self, place: Place, order: str, total: int) -> list[dict[str, Any]]:
+        async with self.storage.snapshot() as tx:
+            if order == "pr":
+                return await tx.pr_leaderboard(place.guild_id, DEPTH, MIN_PR_DECISIONS,
+                                               total, 0)
+            return await tx.puzzle_leaderboard(place.guild_id, total, 0)
+
     @staticmethod
     def _board_line(r: dict[str, Any], order: str, established: int) -> str:
         mark = "*" if r["experience"] < established else " "
@@ -80,6 +147,7 @@ class Standings:
             for opp in s["head_to_head"]:
                 u = await tx.get_user(opp)
                 names[opp] = u.name if u else str(opp)
+            form = await self._form(tx, place.guild_id, target.id)
         lines = [
             f"{target.name}: rating {s['rating']:.1f}, balance {s['balance']:+d}",
             f"matches {s['matches_won']}/{s['matches']} won, games {s['games_won']}/"
@@ -93,11 +161,18 @@ class Standings:
             lines.append(f"rating history: {trail}")
         for opp, (won, lost) in sorted(s["head_to_head"].items()):
             lines.append(f"vs {names[opp]}: {won}-{lost}")
+        lines.extend(form_lines(form))
         return Reply(ok=True, text="\n".join(lines),
-                     pictures=(self._card(target, s),))
+                     pictures=(self._card(target, s, form),))
 
     @staticmethod
-    def _card(target: Actor, s: dict[str, Any]) -> Picture:
+    async def _form(tx: Transaction, guild_id: int, user_id: int) -> Form:
+        """The player's PR over time and his puzzle record (issue 33, item 4)."""
+        figures = await tx.match_figures(guild_id, user_id, DEPTH)
+        return form_of(figures, await tx.puzzle_record(guild_id, user_id))
+
+    @staticmethod
+    def _card(target: Actor, s: dict[str, Any], form: Form | None = None) -> Picture:
         """The player card of ``target`` (issue 18) from ``Transaction.user_stats``."""
         from bot.service.pictures.contents import player_card
         from render.card import RecentResult, card_alt_text
@@ -110,6 +185,7 @@ class Standings:
             recent.append(RecentResult(bool(r["won"]), r["opponent"], detail))
         card = player_card(target.name, s, experience=int(s.get("experience", 0)),
                            established=ratings.ESTABLISHED_EXPERIENCE,
-                           variants=s.get("variants", []), recent=recent)
+                           variants=s.get("variants", []), recent=recent,
+                           form=form.card() if form is not None else None)
         return Picture(PictureKind.CARD, card, f"player-{target.id}-card.png",
                        card_alt_text(card))

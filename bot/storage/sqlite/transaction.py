@@ -22,6 +22,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.analysis.queries import AnalysisQueries
 from bot.storage.chouette.queries import ChouetteQueries
 from bot.storage.core.errors import RetryableConflict, StaleVersionError, storable_params
 from bot.storage.play.queries import PlayQueries
@@ -125,7 +126,7 @@ async def _submit_one_by_one(db: aiosqlite.Connection, batch: Sequence[_Statemen
 
 
 class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, StandingsQueries,
-                        SettingsQueries):
+                        SettingsQueries, AnalysisQueries):
     """The repository operations of every table family (their shared SQL, mixed in),
     bound to an open SQLite transaction.
 

@@ -17,7 +17,8 @@ from bot.service.records.export import FORMATS
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot
 
-ORDERS = [app_commands.Choice(name=n, value=n) for n in ("rating", "money", "wins")]
+ORDERS = [app_commands.Choice(name=n, value=n)
+          for n in ("rating", "money", "wins", "pr", "puzzles")]
 EXPORT_FORMATS = [app_commands.Choice(name=f, value=f) for f in FORMATS]
 
 
@@ -25,7 +26,8 @@ class InfoCog(ServiceCog):
     """Rankings, statistics, records and help."""
 
     @app_commands.command(description="The server's backgammon leaderboard")
-    @app_commands.describe(order="Rank by rating, money won or wins", page="Page number")
+    @app_commands.describe(order="Rank by rating, money won, wins, PR (analysed standard "
+                                 "matches) or puzzles solved", page="Page number")
     @app_commands.choices(order=ORDERS)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction,

@@ -1,0 +1,110 @@
+"""Analyses kept in the database (issue 33, item 2), and the puzzles made from them.
+
+An analysis is kept per game and depth (``strong``: GNU 1-ply, the default; ``expert``:
+GNU 2-ply) with the engine that made it, and per game, depth and player as figures (PR,
+luck) that a player's form and the PR leaderboard read.  Keeping an analysis also makes
+its decisions that lost at least the server's minimum equity into puzzles (item 5), in
+the same transaction, so a game's puzzles exist exactly when its analysis does.
+
+Only standard backgammon has analyses (the network knows no variant): callers check
+:func:`analysable` first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bot.service.analysis.settings import ServerAnalysisSettings
+from bot.storage.interface import GameRow, MatchRow, PlayerFigures, Transaction
+from engine.player import Player
+from engine.record import GameRecord
+
+if TYPE_CHECKING:
+    from bot.ai.analysis import GameAnalysis, Mistake
+    from bot.ai.levels import Level
+
+DEFAULT_DEPTH = "strong"
+"""The depth every match is graded at, and the one players' form and the PR leaderboard
+read (GNU 1-ply); ``/analyze depth:expert`` keeps its own."""
+
+STANDARD = "standard"
+
+VARIANT_REFUSAL = ("Analysis, PR and puzzles are for standard backgammon only: the "
+                   "network knows no variant, so a {variant} game is not analysed.")
+
+PUZZLE_KINDS = {"play": "play", "double": "double", "no double": "double", "take": "take",
+                "drop": "take"}
+"""A mistake's kind -> its puzzle's kind: a play, double or not, take or pass."""
+
+
+def analysable(row: MatchRow) -> bool:
+    """Whether the games of ``row`` can be analysed (standard backgammon)."""
+    return row.variant == STANDARD
+
+
+def variant_refusal(row: MatchRow) -> str:
+    return VARIANT_REFUSAL.format(variant=row.variant)
+
+
+def depth_name(level: Level) -> str:
+    """The stored name of an analysis depth: the level's name (strong, expert)."""
+    return level.name
+
+
+async def kept_analyses(tx: Transaction, records: Mapping[int, GameRecord], depth: str
+                        ) -> dict[int, GameAnalysis]:
+    """The analyses kept of the games of ``records`` (game id -> record) at ``depth``."""
+    from bot.ai.analysis import GameAnalysis
+
+    rows = await tx.analyses_of(list(records), depth)
+    return {gid: GameAnalysis.from_dict(row.data, records[gid]) for gid, row in rows.items()}
+
+
+def figures(row: MatchRow, analysis: GameAnalysis) -> list[PlayerFigures]:
+    out = []
+    for pa in analysis.players:
+        user = row.white_id if pa.player is Player.WHITE else row.black_id
+        out.append(PlayerFigures(int(pa.player), user, pa.decisions, pa.total_lost,
+                                 pa.checker_decisions, pa.checker_lost, pa.cube_decisions,
+                                 pa.cube_lost, pa.rolls, pa.luck, pa.luck_value,
+                                 analysis.result[pa.player]))
+    return out
+
+
+async def keep_analysis(tx: Transaction, row: MatchRow, game: GameRow, analysis: GameAnalysis,
+                        depth: str, settings: ServerAnalysisSettings, *,
+                        score: tuple[int, int], names: tuple[str, str], played_at: str) -> int:
+    """Keep ``analysis`` of ``game`` (of the match ``row``) and make its puzzles; how many
+    puzzles are new.  ``score``: the match score when the game began; ``names``: the
+    players' names (kept with a puzzle for servers that name them)."""
+    await tx.save_analysis(game_id=game.id, match_id=row.id, guild_id=row.guild_id,
+                           depth=depth, engine=analysis.engine, data=analysis.to_dict(),
+                           played_at=played_at, players=figures(row, analysis))
+    bots = set()
+    for uid in (row.white_id, row.black_id):
+        known = await tx.get_user(uid)
+        if known is not None and known.is_bot:
+            bots.add(uid)
+    added = 0
+    for m in analysis.errors:
+        user = row.white_id if m.player is Player.WHITE else row.black_id
+        if m.equity_lost < settings.puzzle_min_equity or user in bots or not m.candidates:
+            continue
+        made = await tx.add_puzzle(
+            guild_id=row.guild_id, match_id=row.id, game_id=game.id,
+            event_index=m.event_index, user_id=user, kind=PUZZLE_KINDS[m.kind],
+            equity_lost=m.equity_lost, data=puzzle_data(m, row, game, score, names))
+        added += made is not None
+    return added
+
+
+def puzzle_data(m: Mistake, row: MatchRow, game: GameRow, score: tuple[int, int],
+                names: tuple[str, str]) -> dict[str, Any]:
+    """What a puzzle keeps besides its row: the decision, its answers, and where it was
+    (the position itself is the game's record up to the decision)."""
+    return {"side": int(m.player), "kind": m.kind, "played": m.played, "best": m.best,
+            "lost": m.equity_lost, "game_number": game.number,
+            "dice": [m.dice.first, m.dice.second] if m.dice is not None else None,
+            "candidates": [[c.text, c.equity] for c in m.candidates],
+            "length": row.length, "score": list(score), "names": list(names)}

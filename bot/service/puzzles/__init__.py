@@ -1,0 +1,1 @@
+"""Puzzles made from the server's own blunders: /puzzle, answers, the daily puzzle."""

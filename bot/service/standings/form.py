@@ -1,0 +1,127 @@
+"""A player's form (issue 33, item 4): his PR over time, best and worst match, and the
+lines of the PR and puzzle leaderboards.
+
+Figures come from the analyses kept at the default depth (GNU 1-ply: every graded match
+is analysed there), standard backgammon only (variants have no analysis).  A match's PR
+is 500 x the equity its player lost over his decisions in the match's analysed games;
+a period's PR pools its matches' decisions (not an average of the matches' PRs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from bot.ai.grades import grade, pr_of
+from bot.storage.interface import MatchFigures
+
+if TYPE_CHECKING:
+    from render.card import CardForm
+
+DEPTH = "strong"
+"""The depth a player's form and the PR leaderboard read (GNU 1-ply)."""
+MIN_PR_DECISIONS = 300
+"""``/leaderboard pr`` lists the players with at least this many analysed decisions
+(about five 5-point matches): fewer would rank luck of the sample more than skill."""
+RECENT_MATCHES = 10
+"""The PR "over the last N matches" of /stats."""
+MONTHS = 6
+"""Months shown by /stats, newest first."""
+BEST_MIN_DECISIONS = 20
+"""The best and worst matches are chosen among those with at least this many decisions
+(when the player has such matches): a 1-point match of three decisions says little."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchPR:
+    match_id: int
+    opponent: str
+    day: str
+    decisions: int
+    pr: float
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    matches: tuple[MatchPR, ...]
+    """Every analysed match, newest first."""
+    recent_pr: float | None
+    """PR pooled over the last :data:`RECENT_MATCHES` matches."""
+    recent_decisions: int
+    months: tuple[tuple[str, float, int], ...]
+    """(YYYY-MM, PR, matches), newest first."""
+    best: MatchPR | None
+    worst: MatchPR | None
+    puzzles: tuple[int, int]
+    """(answered, right)."""
+
+    def card(self) -> CardForm | None:
+        """What the player card draws of it (None without an analysed match)."""
+        if self.recent_pr is None:
+            return None
+        from render.card import CardForm
+
+        return CardForm(prs=tuple(m.pr for m in reversed(self.matches[:20])),
+                        pr=self.recent_pr, grade=grade(self.recent_pr),
+                        matches=min(len(self.matches), RECENT_MATCHES),
+                        best=_short(self.best), worst=_short(self.worst))
+
+
+def _short(m: MatchPR | None) -> str:
+    return f"{m.pr:.1f} vs {m.opponent}" if m is not None else ""
+
+
+def form_of(figures: Sequence[MatchFigures], puzzles: tuple[int, int]) -> Form:
+    """The form from the player's figures per match (newest first)."""
+    matches = tuple(MatchPR(f.match_id, f.opponent, f.finished_at[:10], f.decisions,
+                            pr_of(f.lost, f.decisions))
+                    for f in figures if f.decisions > 0)
+    recent = [f for f in figures if f.decisions > 0][:RECENT_MATCHES]
+    decisions = sum(f.decisions for f in recent)
+    recent_pr = pr_of(sum(f.lost for f in recent), decisions) if decisions else None
+    months: dict[str, list[MatchFigures]] = {}
+    for f in figures:
+        if f.decisions > 0:
+            months.setdefault(f.finished_at[:7], []).append(f)
+    by_month = tuple((month, pr_of(sum(f.lost for f in fs), sum(f.decisions for f in fs)),
+                      len(fs)) for month, fs in sorted(months.items(), reverse=True)[:MONTHS])
+    judged = [m for m in matches if m.decisions >= BEST_MIN_DECISIONS] or list(matches)
+    best = min(judged, key=lambda m: (m.pr, -m.match_id), default=None)
+    worst = max(judged, key=lambda m: (m.pr, m.match_id), default=None)
+    return Form(matches, recent_pr, decisions, by_month, best, worst, puzzles)
+
+
+def form_lines(form: Form) -> list[str]:
+    """The /stats lines of a player's form."""
+    lines = []
+    if form.recent_pr is None:
+        lines.append("PR: no analysed standard match yet (every match is graded when it "
+                     "ends, where the AI is on).")
+    else:
+        n = min(len(form.matches), RECENT_MATCHES)
+        lines.append(f"PR over the last {n} analysed match{'es' if n != 1 else ''}: "
+                     f"{form.recent_pr:.2f} ({grade(form.recent_pr)}), "
+                     f"{form.recent_decisions} decisions (GNU 1-ply; lower is better)")
+        lines.append("PR by month: " + ", ".join(
+            f"{month} {pr:.2f} ({count} match{'es' if count != 1 else ''})"
+            for month, pr, count in form.months))
+        if form.best is not None and form.worst is not None:
+            lines.append(f"best match: PR {form.best.pr:.2f} vs {form.best.opponent} "
+                         f"({form.best.day}); worst: PR {form.worst.pr:.2f} vs "
+                         f"{form.worst.opponent} ({form.worst.day})")
+    answered, right = form.puzzles
+    if answered:
+        lines.append(f"puzzles: {right} right of {answered} answered")
+    return lines
+
+
+def pr_board_line(r: dict[str, Any]) -> str:
+    pr = pr_of(float(r["lost"]), int(r["decisions"]))
+    return (f"{r['rank']:>3}. {r['name']:<20} PR {pr:6.2f} {grade(pr):<18} "
+            f"{r['decisions']:>5} decisions, {r['matches']} matches")
+
+
+def puzzle_board_line(r: dict[str, Any]) -> str:
+    return (f"{r['rank']:>3}. {r['name']:<20} {r['score']:>4} right of {r['answered']:<4} "
+            f"(equity given up {r['lost']:.3f})")

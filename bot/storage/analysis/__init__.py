@@ -1,0 +1,1 @@
+"""Analyses kept per game and per player, the background grading queue, and puzzles."""

@@ -118,7 +118,8 @@ class GameService:
                                        settings=self.settings)
         self.watch = Watch(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
-        self.analysis_settings = AnalysisSettings(self.config, ai=ai is not None)
+        self.analysis_settings = AnalysisSettings(self.config, self.settings,
+                                                  ai=ai is not None)
         """The server's grading and puzzle options: the one accessor (issue 33)."""
         self.analysis = Analysis(self.runner, self.config, ai, self.analysis_settings)
         self.grading = Grading(storage, self.analysis_settings)

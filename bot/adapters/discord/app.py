@@ -47,6 +47,7 @@ from bot.ops.logs import setup_logging as setup_ops_logging
 from bot.ops.metrics import observer_for
 from bot.runtime import Stopper, stop_children
 from bot.service.core.boot import Storage, StorageError, storage_for
+from bot.service.core.values import Place
 from bot.service.game import GameService
 
 log = logging.getLogger(__name__)
@@ -88,8 +89,7 @@ class BackgammonBot(ServiceBot):
         self.presenter = Presenter(
             Renderer(config.render.theme, workers=config.render.workers),
             notes=lambda: self.service,
-            live=lambda presenter: LiveBoards(presenter.build,
-                                              lambda place: board_mode(config, place)))
+            live=lambda presenter: LiveBoards(presenter.build, self.board_mode))
         if sync_state is None and config.storage.database != ":memory:":
             db = Path(config.storage.database)
             sync_state = db.with_name(db.name + ".commands.sha256")
@@ -150,6 +150,11 @@ class BackgammonBot(ServiceBot):
             if service is not None and self._owns_storage:
                 self._service = None
                 await service.lifecycle.stop()
+
+    async def board_mode(self, place: Place) -> str:
+        """The board mode of ``place``: its server's ``board_mode`` setting."""
+        settings = await self.service.server_settings(place.guild_id)
+        return board_mode(settings.board_mode, place)
 
     def gateway_problem(self) -> str | None:
         """For the health check: None when every shard of this process is connected."""

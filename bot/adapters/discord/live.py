@@ -19,7 +19,7 @@ long game leaves a hundred pictures.  In the ``live`` mode:
 
 The full history stays in ``/history`` and ``/replay``.  What is known of the live boards
 is this process's memory: after a restart the next action posts a new board, which becomes
-the live one.  :func:`board_mode` is the one place the mode of a channel is read.
+the live one.  :func:`board_mode` is the one place the mode of a channel is decided.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from typing import Any, Protocol
 import discord
 
 from bot.adapters.discord.convert import notice_text, place_of
-from bot.config import Config
 from bot.service.core.replies import Reply
 from bot.service.core.values import Place
 
@@ -48,12 +47,11 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
 log = logging.getLogger(__name__)
 
 
-async def board_mode(config: Config, place: Place) -> str:
-    """How boards follow the play in ``place``: :data:`LIVE` or :data:`NEW`.
-
-    Today the config's ``discord.board_mode`` ('auto': live in a game's own thread, new in
-    a shared channel); the per-server setting (issue 29, item 11) is to be read here."""
-    mode = config.discord.board_mode
+def board_mode(mode: str, place: Place) -> str:
+    """How boards follow the play in ``place``: :data:`LIVE` or :data:`NEW`, for the
+    server's ``board_mode`` setting (``/settings``; the operator's default is the config's
+    ``discord.board_mode``): 'auto' is live in a game's own thread, new in a shared
+    channel."""
     if mode == "auto":
         return LIVE if place.parent_id is not None else NEW
     return mode

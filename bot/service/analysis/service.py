@@ -83,12 +83,12 @@ class Analysis:
     """Hints and analysis."""
 
     def __init__(self, runner: ActionRunner, config: Config, ai: AIRunner | None,
-                 settings: AnalysisSettings | None = None) -> None:
+                 settings: AnalysisSettings) -> None:
         self.runner = runner
         self.storage = runner.storage
         self.config = config
         self.ai = ai
-        self.settings = settings or AnalysisSettings(config, ai=ai is not None)
+        self.settings = settings
         """The server's grading and puzzle options (the one accessor)."""
 
     # ----------------------------------------------------------- the AI's view

@@ -1,9 +1,11 @@
 """The server-level options of grading and puzzles, read through this ONE accessor.
 
-Until the host has per-server settings they come from the configuration's ``[analysis]``
-section (:class:`bot.config.AnalysisConfig`), the same for every server; the calls are
-asynchronous so that they can read per-server settings from the database instead without
-changing any caller.
+They are server settings (:mod:`bot.service.settings`: ``grade_matches``,
+``anonymous_puzzles``, ``puzzle_min_equity``, ``daily_puzzle_channel``,
+``analysis_announcements``), each the server's own value (``/settings set``) else the
+operator's default from the configuration's ``[analysis]`` section; a server that never
+named a daily puzzle channel gets the one the operator gave it
+(``analysis.daily_puzzle_channels``), if any.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.config import Config
+from bot.service.settings.service import SettingsService
+from bot.storage.interface import Transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,28 +29,49 @@ class ServerAnalysisSettings:
     """EMG a decision must lose to become a puzzle."""
     daily_puzzle_channel: int | None
     """Where a puzzle is posted every day (None: no daily puzzle)."""
+    announcements: int | None = None
+    """Where the grades of a match are posted (None: the match's own channel)."""
 
 
 class AnalysisSettings:
     """The accessor: one per service."""
 
-    def __init__(self, config: Config, *, ai: bool) -> None:
+    def __init__(self, config: Config, settings: SettingsService, *, ai: bool) -> None:
         self.config = config
+        self.settings = settings
         self.ai = ai
         """Whether the AI is on: without it nothing is graded."""
 
-    async def for_guild(self, guild_id: int) -> ServerAnalysisSettings:
-        c = self.config.analysis
-        channel = c.daily_puzzle_channels.get(str(guild_id))
+    def _operator_channel(self, guild_id: int) -> int | None:
+        channel = self.config.analysis.daily_puzzle_channels.get(str(guild_id))
+        return int(channel) if channel is not None else None
+
+    async def for_guild(self, guild_id: int, tx: Transaction | None = None
+                        ) -> ServerAnalysisSettings:
+        """``guild_id``'s options; inside an action's transaction pass it as ``tx``."""
+        server = await (self.settings.of(guild_id) if tx is None
+                        else self.settings.within(tx, guild_id))
+        channel = server.daily_puzzle_channel
+        if "daily_puzzle_channel" not in server.chosen:
+            channel = self._operator_channel(guild_id)
         return ServerAnalysisSettings(
-            grade_matches=c.grade_matches and self.ai,
-            anonymous_puzzles=c.anonymous_puzzles,
-            puzzle_min_equity=c.puzzle_min_equity,
-            daily_puzzle_channel=int(channel) if channel is not None else None)
+            grade_matches=server.grade_matches and self.ai,
+            anonymous_puzzles=server.anonymous_puzzles,
+            puzzle_min_equity=server.puzzle_min_equity,
+            daily_puzzle_channel=channel,
+            announcements=server.analysis_announcements)
 
     async def daily_puzzle_channels(self) -> dict[int, int]:
         """Server id -> channel id of every server that posts a daily puzzle."""
-        return {int(g): int(c) for g, c in self.config.analysis.daily_puzzle_channels.items()}
+        out = {int(g): int(c) for g, c in self.config.analysis.daily_puzzle_channels.items()}
+        _, chosen = (await self.settings.per_guild("daily_puzzle_channel"))[
+            "daily_puzzle_channel"]
+        for guild, channel in chosen.items():
+            if channel is None:
+                out.pop(guild, None)  # the server said: no daily puzzle
+            else:
+                out[guild] = int(channel)
+        return out
 
     @property
     def daily_puzzle_hour(self) -> int:

@@ -114,7 +114,7 @@ class Grading:
         if not analysable(row):
             work.lines.append(variant_refusal(row))
             return
-        settings = await self.settings.for_guild(row.guild_id)
+        settings = await self.settings.for_guild(row.guild_id, work.tx)
         if not settings.grade_matches:
             return
         games = await work.tx.games_of_match(row.id)
@@ -142,7 +142,8 @@ class Grading:
             names = await player_names(tx, row)
         if not kept:
             return None
-        return row.channel_id, graded_reply(row, games, records, kept, names)
+        where = (await self.settings.for_guild(row.guild_id)).announcements or row.channel_id
+        return where, graded_reply(row, games, records, kept, names)
 
 
 def graded_reply(row: MatchRow, games: Sequence[GameRow], records: dict[int, GameRecord],

@@ -110,7 +110,7 @@ class Puzzles:
         puzzle = await tx.next_puzzle(place.guild_id, actor.id)
         if puzzle is not None:
             return puzzle
-        settings = await self.settings.for_guild(place.guild_id)
+        settings = await self.settings.for_guild(place.guild_id, tx)
         count = await tx.puzzle_count(place.guild_id)
         if count:
             raise Refusal(f"You have answered all {count} puzzles of this server: new ones "
@@ -133,7 +133,7 @@ class Puzzles:
         return game, session
 
     async def _puzzle_reply(self, tx: Transaction, puzzle: PuzzleRow) -> Reply:
-        settings = await self.settings.for_guild(puzzle.guild_id)
+        settings = await self.settings.for_guild(puzzle.guild_id, tx)
         game, session = await self._before(tx, puzzle)
         data = puzzle.data
         side = Player(int(data["side"]))

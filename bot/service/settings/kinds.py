@@ -21,7 +21,7 @@ from bot.service.core.values import MAX_ID
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
 
-MAX_CHANNELS = 20
+MAX_CHANNELS = 15
 """Channels a list may name (games, tournaments)."""
 _QUOTE = 40
 
@@ -207,6 +207,42 @@ class Minutes:
 
     def choices(self) -> list[str]:
         return (["0"] if self.zero else []) + ["30", "60", "2h", "12h", "1d", "3d"]
+
+
+_NUMBER = re.compile(r"[0-9]{1,4}(?:\.[0-9]{1,4})?", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    """A number between two bounds (``0.08``)."""
+
+    least: float
+    most: float
+    unit: str = ""
+    """Shown after the value ("EMG")."""
+
+    @property
+    def allowed(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        return f"a number from {self.least:g} to {self.most:g}{unit}"
+
+    def parse(self, text: str, names: Names) -> Any:
+        word = text.strip().lower().removesuffix(self.unit.lower()).strip()
+        if _NUMBER.fullmatch(word) is None or not self.least <= float(word) <= self.most:
+            raise SettingError(f"must be {self.allowed}; not {quoted(text)}")
+        return float(word)
+
+    def decode(self, stored: Any) -> Any:
+        if isinstance(stored, bool) or not isinstance(stored, int | float) or \
+                not self.least <= float(stored) <= self.most:
+            raise ValueError(stored)
+        return float(stored)
+
+    def show(self, value: Any) -> tuple[Part, ...]:
+        return (f"{value:g}" + (f" {self.unit}" if self.unit else ""),)
+
+    def choices(self) -> list[str]:
+        return [f"{v:g}" for v in (self.least, (self.least + self.most) / 2, self.most)]
 
 
 def _channel_list(stored: Any) -> tuple[int, ...]:

@@ -96,6 +96,20 @@ class SettingsService:
         self._remember(guild_id, settings)
         return settings
 
+    async def within(self, tx: Transaction, guild_id: int) -> ServerSettings:
+        """The settings in force in ``guild_id``, read inside the caller's transaction ``tx``
+        when they are not in memory (an action that ends a match reads them there: SQLite
+        serves one transaction at a time)."""
+        if isinstance(guild_id, bool) or not 0 <= guild_id <= MAX_ID:
+            return self._defaults
+        hit = self._cache.get(guild_id)
+        if hit is not None and hit[0] > self.clock():
+            return hit[1]
+        row = await tx.guild_settings(guild_id)
+        settings = self.build(row.values, row.version)
+        tx.on_commit(lambda: self._remember(guild_id, settings))
+        return settings
+
     def _remember(self, guild_id: int, settings: ServerSettings) -> None:
         now = self.clock()
         hit = self._cache.pop(guild_id, None)

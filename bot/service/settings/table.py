@@ -14,13 +14,14 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot.ai.levels import LEVELS
-from bot.config import Config
+from bot.config import BOARD_MODES, Config
 from bot.service.core.replies import RoleMention
 from bot.service.core.values import Place
 from bot.service.settings.kinds import (
     Channels,
     Kind,
     Minutes,
+    Number,
     OneChannel,
     OneOf,
     OneRole,
@@ -62,7 +63,22 @@ class ServerSettings:
     tournament_announcements: int | None
     """The channel of tournament announcements; None: each tournament's own channel."""
     analysis_announcements: int | None
-    """The channel of analysis announcements; None: none are posted."""
+    """The channel where the grades of every finished match are posted; None: the match's
+    own channel."""
+    board_mode: str
+    """How boards follow the play in Discord: ``auto`` (one live board edited in place in a
+    game's own thread, a new board after every action in a shared channel), ``live`` or
+    ``new``."""
+    grade_matches: bool
+    """Grade every finished standard match and money session in the background (False too
+    when the operator runs no AI)."""
+    anonymous_puzzles: bool
+    """Puzzles do not name the player whose decision they show."""
+    puzzle_min_equity: float
+    """EMG a decision must lose to become a puzzle."""
+    daily_puzzle_channel: int | None
+    """Where a puzzle is posted every day; None: the operator's choice for this server
+    (``analysis.daily_puzzle_channels``), else no daily puzzle."""
     chosen: frozenset[str] = field(default=frozenset())
     """The keys this server set (the others are the operator's defaults)."""
     ignored: tuple[str, ...] = ()
@@ -168,8 +184,19 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("tournament_announcements", "where tournament announcements go (pairings "
             "opened, deadlines passed)", OneChannel(none="each tournament's own channel"),
             lambda c: None),
-    Setting("analysis_announcements", "where analysis announcements go",
-            OneChannel(none="none are posted"), lambda c: None),
+    Setting("analysis_announcements", "where the grades of every finished match are posted",
+            OneChannel(none="the match's own channel"), lambda c: None),
+    Setting("board_mode", "how boards follow the play: auto (a live board in a game's own "
+            "thread, a new board after each action in a shared channel), live or new",
+            OneOf(lambda: BOARD_MODES), lambda c: c.discord.board_mode),
+    Setting("grade_matches", "grade every finished standard match in the background (PR, "
+            "luck) and post the grades", Switch(), lambda c: c.analysis.grade_matches),
+    Setting("anonymous_puzzles", "puzzles made from this server's blunders do not name the "
+            "player", Switch(), lambda c: c.analysis.anonymous_puzzles),
+    Setting("puzzle_min_equity", "a decision that lost at least this much equity becomes a "
+            "puzzle", Number(0.02, 1.0, "EMG"), lambda c: c.analysis.puzzle_min_equity),
+    Setting("daily_puzzle_channel", "where a puzzle is posted every day",
+            OneChannel(none="no daily puzzle"), lambda c: None),
     *(Setting(f"rules.{f.name}", f"the rule option {f.name} of a new game: "
               + RULE_DESCRIPTIONS.get(f.name, f.name), RuleOption(f.name),
               _rule_default(f.name), rule=f.name) for f in fields(RuleOptions)),
@@ -218,5 +245,6 @@ def build(config: Config, stored: dict[str, Any], *, ai_available: bool,
         ignored.extend(sorted(dropped))
         chosen -= dropped
     values["ai"] = bool(values["ai"]) and ai_available
+    values["grade_matches"] = bool(values["grade_matches"]) and ai_available
     return ServerSettings(rules=merged, chosen=frozenset(chosen), ignored=tuple(ignored),
                           version=version, **values)

@@ -107,7 +107,7 @@ async def test_games_and_chouettes_start_only_in_the_server_s_channels(
     assert (await posted_challenge(fake, record)).channel_id == games
     # A channel of another server (or none at all) is refused with what is allowed.
     bad = await setting(fake, alice, "game_channels", "<#123456789>")
-    assert "is not a channel of this server" in bad and "all, or up to 20 channels" in bad
+    assert "is not a channel of this server" in bad and "all, or up to 15 channels" in bad
     assert await setting(fake, alice, "game_channels", "all") == (
         f"game_channels: <#{games}> → all channels")
 

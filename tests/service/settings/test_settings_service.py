@@ -18,6 +18,7 @@ from scripted import opened
 
 from bot.config import (
     AIConfig,
+    AnalysisConfig,
     Config,
     DiscordConfig,
     GameConfig,
@@ -36,7 +37,9 @@ from engine.rules import RuleOptions
 ADMIN = Actor(1, "admin")
 HERE = Place(guild_id=7, channel_id=70)
 OPERATOR = Config(
-    discord=DiscordConfig(use_threads=False),
+    discord=DiscordConfig(use_threads=False, board_mode="new"),
+    analysis=AnalysisConfig(grade_matches=False, anonymous_puzzles=False,
+                            puzzle_min_equity=0.25),
     game=GameConfig(variant="french", rules={"jacoby": True, "max_cube": 64}),
     timeouts=TimeoutConfig(reminder_minutes=15, claim_after_minutes=90),
     ai=AIConfig(enabled=False, default_level="expert"),
@@ -84,8 +87,10 @@ def test_the_defaults_are_the_operator_s_config() -> None:
         threads=False, game_channels=None, tournament_channels=None, ai=False,
         ai_level="expert", reminder_minutes=15.0, claim_after_minutes=90.0,
         organiser_role=RoleMention(None, "Directors"), tournament_announcements=None,
-        analysis_announcements=None)
+        analysis_announcements=None, board_mode="new", grade_matches=False,
+        anonymous_puzzles=False, puzzle_min_equity=0.25, daily_puzzle_channel=None)
     assert SettingsService(None, Config(), ai_available=False).defaults().ai is False  # type: ignore[arg-type]
+    assert SettingsService(None, Config(), ai_available=False).defaults().grade_matches is False  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ show, set, reset
@@ -116,7 +121,7 @@ async def test_show_says_where_each_value_comes_from(tmp_path: Path) -> None:
 
 
 async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
-    """Every key at its longest value (20 channels of 19-digit ids twice, every rule option
+    """Every key at its longest value (15 channels of 19-digit ids twice, every rule option
     set): /settings show still fits Discord's 2000 characters, channels as ``<#id>``."""
     from bot.adapters.discord.presenter import MAX_CONTENT, private_text
 
@@ -126,7 +131,9 @@ async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
     for key, value in (("game_channels", channels), ("tournament_channels", channels),
                        ("organiser_role", str(big)), ("tournament_announcements", str(big)),
                        ("analysis_announcements", str(big)),
-                       ("claim_after_minutes", "29.999d")):
+                       ("daily_puzzle_channel", str(big)), ("board_mode", "auto"),
+                       ("puzzle_min_equity", "0.0825"), ("grade_matches", "off"),
+                       ("anonymous_puzzles", "off"), ("claim_after_minutes", "29.999d")):
         assert (await put(service, key, value)).ok
     for setting in SETTINGS:
         if setting.rule:
@@ -167,8 +174,8 @@ async def test_each_change_says_what_changed(tmp_path: Path) -> None:
     pinned = await put(service, "ai_level", "beginner")
     assert "already" in lines(pinned)[0]
     own = await put(service, "analysis_announcements", "none")
-    assert lines(own) == ["analysis_announcements: none (none are posted), now set here (it "
-                          "was the operator's default; it stays if that changes)"]
+    assert lines(own) == ["analysis_announcements: none (the match's own channel), now set "
+                          "here (it was the operator's default; it stays if that changes)"]
     reset = await service.settings_reset(HERE, ADMIN, "variant", manage_server=True)
     assert lines(reset) == ["variant: russian → french (the operator's default)"]
     again = await service.settings_reset(HERE, ADMIN, "variant", manage_server=True)
@@ -189,9 +196,9 @@ REFUSALS = [
     ("reminder_minutes", "8d", "a time from 1 minute to 7 days"),
     ("claim_after_minutes", "0", "claim_after_minutes must be a time from 1 minute to 30 days"),
     ("claim_after_minutes", "²", "not '²'"),
-    ("game_channels", "", "game_channels must be all, or up to 20 channels"),
+    ("game_channels", "", "game_channels must be all, or up to 15 channels"),
     ("game_channels", "#lobby", "'#lobby' is not a channel of this server"),
-    ("tournament_channels", " ".join(map(str, range(1, 22))), "up to 20 channels"),
+    ("tournament_channels", " ".join(map(str, range(1, 17))), "up to 15 channels"),
     ("organiser_role", "@everyone", "organiser_role must be a role of this server named as "
                                     "@role, or none (only members with Manage Server);"),
     ("tournament_announcements", "70 71", "must be a channel of this server named as "

@@ -41,7 +41,7 @@ class GradingCog(ServiceCog):
         """Start grading and the daily puzzles once the bot is connected (they post in
         channels); a reconnection changes nothing."""
         config = self.bot.config.analysis
-        if config.daily_puzzle_channels and not self.daily.is_running():
+        if not self.daily.is_running():  # (a server may name its channel any time)
             self.daily.start()
         if self.grader is None and self.service.ai is not None and config.grade_matches:
             from bot.ai.background import BackgroundAnalyser

@@ -82,7 +82,7 @@ def _figures(lost: tuple[float, float], decisions: int = 40) -> list[PlayerFigur
 
 async def test_migration_0005_is_applied(storage: Any) -> None:
     names = [name for _, name, _ in migrations()]
-    assert names[3:5] == ["0004_reserved.sql", "0005_analyses.sql"]
+    assert names[3:5] == ["0004_guild_settings.sql", "0005_analyses.sql"]
     assert await storage.schema_version() == len(migrations())
 
 

@@ -43,6 +43,7 @@ from engine.chouette import (
     Table,
     TableOptions,
     settlement,
+    signed_points,
 )
 from engine.game import Game, Phase
 from engine.player import Player
@@ -333,9 +334,17 @@ class ChouetteSeating:
         parts = []
         for line in lines:
             role = roles.get(line.user)
-            money = f" ({line.amount:+d})" if stake not in (0, 1) else ""
+            money = ""
+            if line.rounded:
+                money = f" ({line.amount:+d}, exactly {signed_points(line.exact_amount)})"
+            elif stake not in (0, 1):
+                money = f" ({line.amount:+d})"
             parts.append(f"{self.name(work, line.user)}"
-                         + (f" ({role})" if role else "") + f" {line.points:+d}{money}")
+                         + (f" ({role})" if role else "") + f" {signed_points(line.points)}"
+                         + money)
         unit = f"; stake {stake} a point" if stake else ""
+        if any(line.rounded for line in lines):
+            unit += ("; money in whole units, rounded so that the table adds up to zero "
+                     "(the largest fractions first)")
         return f"Settlement of chouette game {number}{unit}: " + ", ".join(parts) + "."
 

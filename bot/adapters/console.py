@@ -209,6 +209,8 @@ class Console:
         if not reply.ok or not reply.boards:
             return ""
         view = reply.boards[-1].view
+        if view.resignation is not None:  # the offer's answer is the opponent's
+            return view.players[view.resignation.player.other].name
         turn = view.turn
         if turn is None:
             return ""

@@ -86,7 +86,8 @@ class Standings:
             f"{s['games']} won",
             f"gammons won {s['gammons_won']}, lost {s['gammons_lost']}; backgammons won "
             f"{s['backgammons_won']}, lost {s['backgammons_lost']}",
-            f"cube: doubles {s['doubles']}, takes {s['takes']}, drops {s['drops']}",
+            f"cube: doubles {s['doubles']}, takes {s['takes']}, drops {s['drops']}, "
+            f"beavers {s.get('beavers', 0)}",
         ]
         if s["rating_history"]:
             trail = " → ".join(f"{after:.0f}" for _, after in s["rating_history"][-8:])

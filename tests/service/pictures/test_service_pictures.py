@@ -412,3 +412,43 @@ async def test_replay_at_a_chouette_table_by_the_table_s_game_numbers(tmp_path: 
         assert reply.text.startswith(f"Replay of game {number}: ")
     refused = await service.replay(HERE, ALICE, 4)
     assert not refused.ok and "no game 4 at this chouette table" in refused.text
+
+
+@pytest.mark.parametrize(("variant", "dice", "plays", "caption", "drawn"), [
+    # 003 ch.12 (1930): "double the moves may be made, plus the play for the double on the
+    # reverse side of the dice": alice's 5-5, then its reverse side 2-2.
+    ("acey-deucey-1930", [5, 5, 1, 2, 5, 5], [(ALICE, "in/20(4)"), (ALICE, "in/23(4)")],
+     "2. alice 2-2 (reverse side of 5-5): in/23(4)", (2, 2)),
+    # 000 'ACEY-DEUCY' 2: after the 1 and 2, the doublet bob names (6-6).
+    ("acey-deucey", [3, 1, 1, 2, 1, 2], [(ALICE, "play"), (ALICE, "in/22 in/24"),
+                                         (BOB, "roll"), (BOB, "6"), (BOB, "in/19(4)")],
+     "3. bob 6-6 (named after 1-2): in/19(4)", (6, 6)),
+])
+async def test_replay_labels_a_second_stage_with_its_own_dice(
+        tmp_path: Path, variant: str, dice: list[int], plays: list[tuple[Actor, str]],
+        caption: str, drawn: tuple[int, int]) -> None:
+    """Issue 30 item 3: the replay's caption, alt text and drawn dice of a reverse side or
+    a named doublet are that stage's dice, as /history writes them."""
+    storage = await opened(tmp_path / "bg.sqlite3")
+    service = GameService(storage, Config(), dice=Script(dice, then="0123456789abcdef"))
+    ok(await service.challenge(HERE, ALICE, BOB, length=3, variant=variant))
+    ok(await service.accept(HERE, BOB))
+    for actor, what in plays:
+        if what == "roll":
+            ok(await service.roll(HERE, actor))
+        elif what in ("play", "6"):
+            ok(await service.choose(HERE, actor, what))
+        else:
+            ok(await service.move(HERE, actor, what))
+    history = ok(await service.history(HERE, CAROL))
+    stage = caption.split(". ", 1)[1].split(" (")[0]          # "alice 2-2"
+    name, shown = stage.split(" ")
+    assert f"{name} {shown.replace('-', '')}: " in history.text  # /history's own words
+    reply = ok(await service.replay(HERE, CAROL))
+    (picture,) = reply.pictures
+    frames = picture.content
+    assert isinstance(frames, tuple)
+    assert caption in [f.caption for f in frames]
+    frame = next(f for f in frames if f.caption == caption)
+    assert frame.board.dice == drawn
+    assert caption in picture.alt_text

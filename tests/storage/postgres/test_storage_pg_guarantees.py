@@ -28,8 +28,8 @@ import asyncio
 import itertools
 import os
 import uuid
-from fractions import Fraction
 from collections.abc import AsyncIterator, Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 

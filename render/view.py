@@ -42,6 +42,10 @@ class StakeState(Enum):
     IN = "in"
     DROPPED = "dropped"
     OWNS_CUBE = "owns cube"
+    DROPS = "drops"
+    """He answered the box's double "drop"; he retires when the captain answers."""
+    TAKES = "takes"
+    """He answered the box's double "take"."""
 
     @property
     def label(self) -> str:

@@ -228,6 +228,11 @@ class ChouetteSeating:
                 continue
             state = StakeState.DROPPED if s.stand is Stand.RETIRED else (
                 StakeState.OWNS_CUBE if team_cube else StakeState.IN)
+            # His own answer to the box's double, shown until the captain's closes it
+            # (issue 30 item 6: a partner who dropped was shown "in").
+            answer = stakes.answer_of(s.user) if game.phase is Phase.DOUBLED else None
+            if answer is not None and s.stand is not Stand.RETIRED:
+                state = StakeState.TAKES if answer else StakeState.DROPS
             rows.append((self.name(work, s.user), state))
         for u in stakes.box_side[1:]:
             rows.append((f"{self.name(work, u)} (with box)", StakeState.IN))

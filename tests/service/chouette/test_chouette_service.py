@@ -568,3 +568,34 @@ async def test_each_chouette_game_begins_with_the_number_verify_takes(tmp_path: 
     ok(await host.games.resign(HERE, CAROL, "single"))
     reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
     assert "/verify 2" in reply.text and "Game 3 begins" in reply.text
+
+
+async def test_a_partner_s_drop_is_shown_before_the_captain_answers(tmp_path: Path) -> None:
+    """Item 6: dave dropped the box's double: the panel (text and picture) says so while
+    the captain has not answered, also after a restart."""
+    from dataclasses import replace
+
+    from render.ascii import text_board
+    from render.png import render_image
+
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 3])
+    await seat(host, [ALICE, BOB, CAROL, DAVE], refusal="forfeit-to-partners")
+    ok(await host.games.move(HERE, BOB, "8/5 6/5"))
+    ok(await host.games.double(HERE, ALICE))
+    ok(await host.games.drop(HERE, DAVE))
+    ok(await host.games.take(HERE, CAROL))
+    for service in (host, None):
+        if service is None:  # a new process on the same database
+            await host.games.storage.close()
+            OPENED.remove(host.games.storage)  # type: ignore[arg-type]
+            service = await make(tmp_path, [6, 5])
+        view = ok(await service.games.board(HERE, ALICE)).boards[-1].view
+        assert "partners: 1. carol (takes), 2. dave (drops)" in text_board(view)
+        panel = view.chouette
+        assert panel is not None
+        assert [(p.name, p.state) for p in panel.partners] == [
+            ("carol", StakeState.TAKES), ("dave", StakeState.DROPS)]
+        pending = replace(panel, partners=tuple(replace(p, state=StakeState.IN)
+                                                for p in panel.partners))
+        fr = render_image(view)
+        assert fr.tobytes() != render_image(replace(view, chouette=pending)).tobytes()

@@ -103,9 +103,15 @@ async def tournament(console: Console, actor: Actor, rest: str,
     except ValueError as exc:
         console.say(f"  (only you see this) {exc}.")
         return
+    if sub in WORDLESS and number is None and len(words) == 1:
+        # "/tournament start 3" and "tournament=3" (Discord's option) as well as "#3"
+        # (issue 30 item 12).
+        bare = whole_number(words[0].lower().removeprefix("tournament=").lstrip("#"))
+        if bare is not None:
+            number, words = bare, []
     if sub in WORDLESS and words:
         console.say(f"  (only you see this) /tournament {sub} takes only a tournament "
-                    f"number (#3), not {words[0][:20]!r}.")
+                    f"number (3 or #3), not {words[0][:20]!r}.")
         return
     if sub == "create":
         names = [w for w in words if "=" not in w]

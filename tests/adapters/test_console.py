@@ -156,7 +156,9 @@ async def test_numbers_in_other_digits_get_a_reason_not_a_traceback(tmp_path: Pa
         "alice: /tournament create Cup format=swiss length=²": "write a number of points",
         "alice: /tournament create Cup format=swiss length=r٣=5": "write a number of points",
         "alice: /tournament join #²": "not '#²'",
-        "alice: /tournament status 2": "takes only a tournament number",
+        # Issue 30 item 12: a bare number names the tournament, as #2 does.
+        "alice: /tournament status 2": "This server has no tournament #2",
+        "alice: /tournament status two": "takes only a tournament number",
         "alice: /challenge @": "Name an opponent",
         "alice: /challenge @bob stake=1" + "0" * 30: "at most 18 of them",
     }
@@ -189,7 +191,7 @@ async def test_a_first_command_without_a_name_says_how_to_name_the_player(
     assert len(said) < 300
     start = len(out.getvalue())
     assert await console.handle("bob: /accept")  # no challenge was made
-    assert "There is no game in this channel" in out.getvalue()[start:]
+    assert "There is no challenge waiting in this channel" in out.getvalue()[start:]
     assert await console.handle("alice: /challenge @bob")  # named: it acts
     assert "alice challenges bob" in out.getvalue()
 

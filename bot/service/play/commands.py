@@ -289,6 +289,10 @@ class Commands:
             game = expect_turn(work, player)
             if game.phase is not Phase.CHOICE:
                 raise Refusal("There is no choice to make now.")
+            pending = game.pending_choice
+            if not option.strip() and pending is not None:  # issue 30 item 12
+                raise Refusal(f"{pending.prompt} Name one: /choose "
+                              + " | ".join(pending.options) + ".")
             picked = clean(option, "choice")
             work.game = game.choose(picked, player)
             work.lines.append(f"{work.name(player)} chooses {picked}.")

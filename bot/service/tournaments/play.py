@@ -200,6 +200,7 @@ class TournamentPlay:
         link = await work.tx.match_pairing(work.row.id)
         if link is None:
             return
+        work.rematch = False  # the tournament pairs the next match (issue 30 item 14)
         tournament_id, pairing_id = link
         row = await work.tx.lock_tournament(tournament_id)
         if row is None or row.status not in STARTED:

@@ -452,3 +452,23 @@ async def test_replay_labels_a_second_stage_with_its_own_dice(
     frame = next(f for f in frames if f.caption == caption)
     assert frame.board.dice == drawn
     assert caption in picture.alt_text
+
+
+async def test_the_card_says_money_games_are_rated_one_by_one(tmp_path: Path,
+                                                              ai: AIRunner) -> None:
+    """Issue 30 item 14: "rating over 2 rated matches" stood beside "Matches 1 won of 1"
+    after a money session of two games: each money game is rated as a 1-point match."""
+    service = await _service(tmp_path, ai, OPENING * 3)
+    ok(await service.challenge(HERE, ALICE, BOB, stake=5))
+    ok(await service.accept(HERE, BOB))
+    for _ in range(2):
+        ok(await service.move(HERE, BOB, "8/5 6/5"))
+        ok(await service.double(HERE, ALICE))
+        ok(await service.drop(HERE, BOB))
+    ok(await service.stop(HERE, ALICE))
+    picture = ok(await service.stats(HERE, ALICE)).pictures[0]
+    card = picture.content
+    assert isinstance(card, PlayerCard) and card.matches == 1
+    assert len(card.rating_history) == 3
+    assert "Rating over 2 rated results (matches, and money games one by one)" in (
+        picture.alt_text)

@@ -266,7 +266,8 @@ async def test_rematch_challenges_again_with_the_same_terms(tmp_path: Path) -> N
     assert row is not None and (row.white_id, row.black_id, row.length) == (2, 1, 1)
     assert row.rules["jacoby"] is False and row.rated
     twice = await service.rematch(HERE, ALICE)
-    assert not twice.ok and "not over yet" in twice.text
+    # Issue 30 item 12: it said "not over yet"; the rematch waits for alice's answer.
+    assert not twice.ok and "bob's challenge to you is waiting here" in twice.text
 
 
 async def test_rematch_before_any_match_is_refused(tmp_path: Path) -> None:

@@ -414,3 +414,18 @@ async def test_the_signup_rules_line_is_the_variants_own(tmp_path: Path) -> None
     assert acey.ok, acey.text
     rules = next(line for line in acey.text.splitlines() if line.startswith("Rules: "))
     assert "a kicked-off man: re-enters before any other man moves" in rules
+
+
+async def test_a_tournament_match_ends_without_a_rematch_button(tmp_path: Path) -> None:
+    """Issue 30 item 14: [Rematch] was offered after a tournament's match (the tournament
+    pairs the next one)."""
+    from bot.service.core.replies import Action
+
+    service = await make(tmp_path)
+    tid = await create(service, 2, "single-elimination", length="1")
+    assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
+    await open_all(service)
+    (match,) = (await open_matches(service, tid)).values()
+    reply = await finish(service, match, 1, forfeit=True)
+    assert "the champion is p1" in reply.text
+    assert not any(b.action is Action.REMATCH for b in reply.buttons)

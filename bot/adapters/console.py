@@ -121,6 +121,9 @@ def channel_id(name: str) -> int:
     return 2_000_000 + zlib.crc32(name.strip().lower().encode())
 
 
+CHANNELS_FILE = "console-channels.txt"
+"""The channel names the console has used, in its boards folder (read again at a start)."""
+
 _EXAMPLE_LIMIT = 40
 """The most of a typed command quoted back in an example."""
 
@@ -129,7 +132,7 @@ _EXAMPLE_LIMIT = 40
 class Console:
     service: GameService
     boards: Path
-    out: TextIO = sys.stdout
+    out: TextIO = field(default_factory=lambda: sys.stdout)
     channel: str = "table"
     current: str = ""
     names: dict[int, str] = field(default_factory=dict)
@@ -203,6 +206,40 @@ class Console:
             path.write_bytes(data)
             self.say(f"  picture: {path}\n  (alt text) {picture.alt_text}")
 
+    def remember_channel(self, name: str) -> None:
+        """Note a channel name, also in the boards folder, so that a console started again
+        on the same database can name the channels of the games in progress."""
+        if name in self.channel_names:
+            return
+        self.channel_names.append(name)
+        try:
+            self.boards.mkdir(parents=True, exist_ok=True)
+            with (self.boards / CHANNELS_FILE).open("a", encoding="utf-8") as f:
+                f.write(name + "\n")
+        except OSError:
+            pass  # the names are a convenience; the games are in the database
+
+    async def resume(self) -> None:
+        """After a restart: the channels known before, and the games in progress, with the
+        command that goes to each (issue 30 item 16)."""
+        try:
+            saved = (self.boards / CHANNELS_FILE).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            saved = []
+        for name in saved:
+            if name.strip() and name.strip() not in self.channel_names:
+                self.channel_names.append(name.strip())
+        games = await self.service.in_progress(GUILD)
+        if not games:
+            return
+        self.say("Games in progress:")
+        for channel, what in games:
+            known = next((n for n in self.channel_names if channel_id(n) == channel), None)
+            where = (f"#{known} (/channel {known})" if known is not None
+                     else f"channel {channel}")
+            self.say(f"  {where}: {what}")
+        self.say(f"  (you are in #{self.channel})")
+
     async def who_must_act(self) -> str:
         """The name of the player the game in this channel waits for, if any."""
         reply = await self.service.board(self.place, Actor(0, "console"))
@@ -239,7 +276,7 @@ class Console:
             return True
         if command == "channel":
             self.channel = rest or "table"
-            self.channel_names.append(self.channel)
+            self.remember_channel(self.channel)
             self.say(f"  now in #{self.channel}")
             return True
         if not name:
@@ -329,6 +366,10 @@ class Console:
             await self.show(await s.leaderboard(self.place, actor, order, page))
 
         async def stats(actor: Actor, rest: str) -> None:
+            if rest and not rest.strip().lstrip("@").strip():  # "/stats @" (issue 30 item 15)
+                self.say("  (only you see this) Name a player after the @, like /stats @bob "
+                         "(or /stats alone for your own card).")
+                return
             target = self.actor(rest) if rest else None
             await self.show(await s.stats(self.place, actor, target))
 
@@ -511,6 +552,7 @@ async def _run(config: Config, lines: Iterable[str] | None, boards: Path,
         console.say(f"bgbot console: {where(config)}, boards in {boards}/. "
                     "Type /help. Act as a player by naming them first, like "
                     "\"alice: /challenge @bob\" or \"alice: /challenge @gnubot\".")
+        await console.resume()
         if lines is not None:
             for line in lines:
                 if echo and line.strip():

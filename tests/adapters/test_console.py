@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripted import Script, opened
+import pytest
+from scripted import OPENED, Script, opened
 
 from bot.adapters.console import Console
 from bot.config import Config
@@ -245,3 +246,47 @@ async def test_an_unnamed_chouette_leave_is_the_player_who_asked(tmp_path: Path)
     assert "Leave again with confirm" in await _said(console, out, "carol: /chouette leave")
     said = await _said(console, out, "/chouette leave confirm")
     assert said.startswith("carol leaves the table"), said
+
+
+async def test_a_restart_lists_the_games_in_progress(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30 item 16: a console started again on the same database was back in its
+    first channel with no word of the games in progress."""
+    from bot.adapters.console import _run
+
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                      tmp_path / "boards", out=out)
+    assert await console.handle("/channel side")
+    assert await console.handle("alice: /challenge @bob length=3")
+    assert await console.handle("bob: /accept")
+    assert await console.handle("/channel lobby")
+    assert await console.handle("carol: /challenge @dave")
+    await storage.close()
+    OPENED.remove(storage)
+    from dataclasses import replace
+
+    from bot.config import AIConfig, StorageConfig
+
+    config = replace(Config(), storage=StorageConfig(database=str(tmp_path / "c.sqlite3")),
+                     ai=AIConfig(enabled=False))
+    capsys.readouterr()
+    assert await _run(config, ["/board"], tmp_path / "boards", echo=False) == 0
+    text = capsys.readouterr().out
+    assert "Games in progress:" in text
+    assert "#side (/channel side): alice v bob, 3-point match" in text
+    assert "#lobby (/channel lobby): carol challenges dave (waiting for an answer)" in text
+
+
+async def test_stats_of_an_empty_name_is_refused(tmp_path: Path) -> None:
+    """Issue 30 item 15: /stats @ and /stats @@@ drew a card with an empty name."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config()), tmp_path / "boards", out=out)
+    for line in ("alice: /stats @", "alice: /stats @@@"):
+        start = len(out.getvalue())
+        assert await console.handle(line)
+        said = out.getvalue()[start:]
+        assert "(only you see this) Name a player after the @" in said
+        assert "picture:" not in said

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.names import pad
 from bot.service.core.replies import Picture, PictureKind, Reply
 from bot.service.core.values import Actor, Place, bad_ids
 from bot.service.records import ratings
-from bot.storage.interface import Storage
+from bot.storage.interface import MatchStatus, Storage
 
 MAX_PAGE = 100_000
 RECENT = 8
@@ -22,6 +23,26 @@ class Standings:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+
+    async def in_progress(self, guild_id: int) -> list[tuple[int, str]]:
+        """(channel, what waits there) of the server's challenges and matches in progress
+        (the console lists them when it starts again: issue 30 item 16)."""
+        out: list[tuple[int, str]] = []
+        async with self.storage.snapshot() as tx:
+            for row in await tx.open_matches_in_guild(guild_id):
+                names = []
+                for user in (row.white_id, row.black_id):
+                    found = await tx.get_user(user)
+                    names.append(found.name if found else str(user))
+                if row.chouette_id is not None:
+                    what = f"chouette game, {names[0]} in the box against {names[1]}"
+                elif row.status is MatchStatus.CHALLENGED:
+                    what = f"{names[0]} challenges {names[1]} (waiting for an answer)"
+                else:
+                    terms = (f"{row.length}-point match" if row.length else "money play")
+                    what = f"{names[0]} v {names[1]}, {terms}"
+                out.append((row.channel_id, what))
+        return out
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
@@ -66,7 +87,8 @@ class Standings:
     @staticmethod
     def _board_line(r: dict[str, Any], order: str, established: int) -> str:
         mark = "*" if r["experience"] < established else " "
-        return (f"{r['rank']:>3}. {r['name']:<20} rating {r['rating']:7.1f}{mark} "
+        # Padded by display width: a wide emoji takes two columns (issue 30 item 16).
+        return (f"{r['rank']:>3}. {pad(r['name'], 20)} rating {r['rating']:7.1f}{mark} "
                 f"exp {r['experience']:>4}  wins {r['wins']:>3}/{r['played']:<3} "
                 f"balance {r['balance']:+d}")
 

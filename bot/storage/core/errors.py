@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bot.names import display_name
+
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 """Every integer column is a signed 64-bit integer on both backends (SQLite
@@ -77,7 +79,9 @@ def clean_name(name: str, user_id: int) -> str:
     PostgreSQL text cannot hold U+0000 and neither database can store a lone UTF-16
     surrogate (which Python strings may carry, e.g. from a console with surrogate
     escapes): NULs are removed, surrogates become U+FFFD, other C0 control
-    characters (newlines, tabs, ...) become spaces, and the result is cut to
+    characters (newlines, tabs, ...) become spaces, bidirectional controls and
+    invisible characters are removed (:func:`bot.names.display_name`), and the result is
+    cut to
     :data:`NAME_LIMIT` characters.  A name that is empty after cleaning becomes the
     user id, as the leaderboard shows an unknown user.
     """
@@ -92,5 +96,6 @@ def clean_name(name: str, user_id: int) -> str:
             out.append(" ")
         else:
             out.append(ch)
-    cleaned = "".join(out)[:NAME_LIMIT]
+    # Bidi controls and invisible characters go too (issue 30 item 15, bot.names).
+    cleaned = display_name("".join(out), "")[:NAME_LIMIT]
     return cleaned if cleaned.strip() else str(user_id)

@@ -473,3 +473,23 @@ async def test_the_lot_seed_is_revealed_and_the_seeding_recomputed(
         assert f"{s.seed}. {s.entrant.display} (" in out
     order = [line.split(". ", 1)[1].split(" (")[0] for line in out.splitlines()[1:-1]]
     assert order == [s.entrant.display for s in seeds]
+
+
+async def test_the_bracket_says_during_a_round_and_a_resignation_is_not_played_out(
+        tmp_path: Path) -> None:
+    """Issue 30 item 10: the round-1 bracket was titled "after round 1" while round 1 was
+    being played, and a match won by resignation read "(played)"."""
+    service = await make(tmp_path)
+    tid = await create(service, 4, "single-elimination", length="1")
+    assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
+    await open_all(service)
+    during, _ = await service.tournament_bracket(HALL)
+    assert "the bracket during round 1" in during.text
+    first, second = (await open_matches(service, tid)).values()
+    reply = await finish(service, first, first.white_id)  # the loser resigns
+    assert "(the last game resigned)" in reply.text and "(played)" not in reply.text
+    still, _ = await service.tournament_bracket(HALL)
+    assert "during round 1" in still.text
+    await finish(service, second, second.white_id, forfeit=True)
+    after, _ = await service.tournament_bracket(HALL)  # round 2 is paired at once
+    assert "the bracket during round 2" in after.text

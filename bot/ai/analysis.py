@@ -230,6 +230,10 @@ class DecisionPoint:
     win: float
     """Winning chances: after the play, or before the roll for a cube decision."""
     lost: float
+    mwc: float | None = None
+    """In a match: the decider's match-winning chances after the decision (from the
+    chances of each result and the match equity table, at the cube it leaves: cubeless);
+    None in money play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,8 +296,9 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
     for idx, event in enumerate(record.events):
         rated = _rate(game, ctx, level, event) if sage.uses_network(game) else None
         if rated is not None:
-            player, kind, lost, played, best, is_cube, equity, win = rated
-            timeline.append(DecisionPoint(idx, player, kind, equity, win, lost))
+            player, kind, lost, played, best, is_cube, equity, chances = rated
+            timeline.append(DecisionPoint(idx, player, kind, equity, chances.win, lost,
+                                          _mwc(ctx, player, chances, game, event)))
             t = tallies[player]
             t.decisions += 1
             t.total += lost
@@ -313,10 +318,38 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
     return GameAnalysis(True, (players[0], players[1]), source=src, timeline=tuple(timeline))
 
 
-def _rate(game: Game, ctx: MatchContext, level: Level,
-          event: object) -> tuple[Player, str, float, str, str, bool, float, float] | None:
-    """(player, kind, equity lost, played, best, is_cube, equity taken, winning chances)
-    for a counted decision."""
+EVEN = sage.Chances(0.5, 0.0, 0.0, 0.0, 0.0)
+"""Chances when the network gave none."""
+
+
+def _mwc(ctx: MatchContext, player: Player, chances: sage.Chances, game: Game,
+         event: object) -> float | None:
+    """``player``'s match-winning chances after his decision ``event`` (None in money
+    play): each result's chance (single, gammon, backgammon, won or lost) times the match
+    equity table at the score it leaves, with the cube the decision leaves (a drop: the
+    loss of the cube as it stands)."""
+    if ctx.is_money:
+        return None
+    me, opp = ctx.away(player), ctx.away(player.other)
+    value = game.cube.value
+    if isinstance(event, Drop):
+        return sage.match_winning_chance(me, opp - value)
+    if isinstance(event, (DoubleOffered, Take)):
+        value *= 2
+    c = chances
+    results = ((c.win - c.gammon_win, value), (c.gammon_win - c.backgammon_win, 2 * value),
+               (c.backgammon_win, 3 * value))
+    losses = ((1.0 - c.win - c.gammon_loss, value), (c.gammon_loss - c.backgammon_loss,
+                                                     2 * value), (c.backgammon_loss, 3 * value))
+    total = sum(max(0.0, p) * sage.match_winning_chance(me - n, opp) for p, n in results)
+    total += sum(max(0.0, p) * sage.match_winning_chance(me, opp - n) for p, n in losses)
+    return max(0.0, min(1.0, total))
+
+
+def _rate(game: Game, ctx: MatchContext, level: Level, event: object
+          ) -> tuple[Player, str, float, str, str, bool, float, sage.Chances] | None:
+    """(player, kind, equity lost, played, best, is_cube, equity taken, chances after it,
+    from his side) for a counted decision."""
     if isinstance(event, PlayMade) and game.phase is Phase.PLAY:
         plays = game.legal_plays()
         if len(plays) < 2:
@@ -330,8 +363,9 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         if made is None or made.equity is None or hints[0].equity is None:
             return None
         lost = max(0.0, hints[0].equity - made.equity)
-        win = made.chances.win if made.chances is not None else 0.5
-        return (event.player, "play", lost, made.text, hints[0].text, False, made.equity, win)
+        chances = made.chances if made.chances is not None else EVEN
+        return (event.player, "play", lost, made.text, hints[0].text, False, made.equity,
+                chances)
     if isinstance(event, (DoubleOffered, Roll)) and game.phase is Phase.ROLL:
         p = event.player
         if not game.may_double(p):
@@ -341,11 +375,11 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         best_text = "double" if ev.double_equity > ev.no_double else "no double"
         if isinstance(event, DoubleOffered):
             return (p, "double", max(0.0, best - ev.double_equity), "double", best_text, True,
-                    ev.double_equity, ev.chances.win)
+                    ev.double_equity, ev.chances)
         if ev.double_equity < ev.no_double - CLOSE_NO_DOUBLE:
             return None
         return (p, "no double", max(0.0, best - ev.no_double), "no double", best_text, True,
-                ev.no_double, ev.chances.win)
+                ev.no_double, ev.chances)
     if isinstance(event, (Take, Drop)) and game.phase is Phase.DOUBLED:
         offer = game.cube.offer
         if offer is None or offer.beaver:
@@ -356,5 +390,5 @@ def _rate(game: Game, ctx: MatchContext, level: Level,
         chosen = take_eq if isinstance(event, Take) else pass_eq
         kind = "take" if isinstance(event, Take) else "drop"
         return (event.player, kind, max(0.0, max(take_eq, pass_eq) - chosen),
-                kind, best_text, True, chosen, 1.0 - ev.chances.win)
+                kind, best_text, True, chosen, ev.chances.inverted())
     return None

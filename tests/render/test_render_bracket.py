@@ -147,7 +147,7 @@ def test_players_through_to_round_two_are_shown_before_it_is_paired() -> None:
         feeders = [layout.boxes[i] for i, b in enumerate(layout.boxes)
                    if b.stage == 1 and b.slot // 2 == box.slot]
         for side, feeder in enumerate(sorted(feeders, key=lambda b: b.slot)):
-            x0, y0, x1, y1 = box.row(side)
+            x0, y0, _x1, y1 = box.row(side)
             inked = any(img.getpixel((x, y)) != theme.panel
                         for x in range(x0 + 28, x0 + 90) for y in range(y0 + 3, y1 - 3))
             through = feeder.pairing is not None and feeder.pairing.winner is not None

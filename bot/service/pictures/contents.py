@@ -215,8 +215,9 @@ def analysis_chart(analysis: GameAnalysis, record: GameRecord, player: Player,
     points = []
     for dp in analysis.timeline:
         mine = dp.player is player
+        mwc = None if dp.mwc is None else (dp.mwc if mine else 1.0 - dp.mwc)
         points.append(ChartPoint(numbers[dp.event_index], dp.win if mine else 1.0 - dp.win,
-                                 dp.equity if mine else -dp.equity))
+                                 dp.equity if mine else -dp.equity, mwc))
     mistakes = tuple(
         ChartMistake(numbers[m.event_index], m.equity_lost, m.player is player, m.kind,
                      m.played, m.best)

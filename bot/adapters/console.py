@@ -44,6 +44,8 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /roll  /double  /take  /drop  /beaver
   /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off
   /undo  /confirm  /choose OPTION
+                       /undo takes back this turn's moves, or your finished play until
+                       the opponent rolls: after a play his throw always waits for him
   /resign [single|gammon|backgammon]   /answer accept|reject
   /board  /claim  /forfeit [confirm]
   /stop                ends a money session between games    /rematch  plays again

@@ -290,3 +290,15 @@ async def test_stats_of_an_empty_name_is_refused(tmp_path: Path) -> None:
         said = out.getvalue()[start:]
         assert "(only you see this) Name a player after the @" in said
         assert "picture:" not in said
+
+
+async def test_help_says_how_long_a_play_can_be_taken_back(tmp_path: Path) -> None:
+    """Issue 30 item 17: /help says the take-back window (until the opponent rolls, his
+    throw waiting for him after a play)."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config()), tmp_path / "boards", out=out)
+    assert await console.handle("/help")
+    said = " ".join(out.getvalue().split())
+    assert "your finished play until the opponent rolls" in said
+    assert "his throw always waits for him" in said

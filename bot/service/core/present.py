@@ -66,6 +66,8 @@ def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
         return notice(who, f" to play {stage_text(game)}.")
     if game.phase is Phase.CHOICE and game.pending_choice is not None:
         return notice(who, f": {game.pending_choice.prompt}")
+    if not game.may_double(waiting):
+        return notice("It's ", who, "'s turn: roll.")
     return notice("It's ", who, "'s turn: roll or double.")
 
 

@@ -457,7 +457,10 @@ async def test_a_suggestion_survives_the_captain_s_automatic_roll_until_he_plays
     ok(await host.games.move(HERE, BOB, "24/13"))
     ok(await host.table.suggest(HERE, CAROL, "13/9 13/10 if 4-3"))
     ok(await host.games.roll(HERE, ALICE))
-    reply = ok(await host.games.move(HERE, ALICE, "24/13"))  # then bob's roll is automatic
+    ok(await host.games.move(HERE, ALICE, "24/13"))
+    # bob may not double, but his throw waits for him while alice may take her play back
+    # (issue 30 item 17); he rolls.
+    reply = ok(await host.games.roll(HERE, BOB))
     assert "bob rolled 4-3" in reply.text
     assert "Suggestions for the captain bob: carol: 13/9 13/10 if 4-3" in reply.text
     reply = ok(await host.games.move(HERE, BOB, "13/9 13/10"))

@@ -39,8 +39,9 @@ HERE = Place(guild_id=7, channel_id=70)
 # Each opening throw is alice 1, bob 3: bob goes first and plays his 3-1.
 OPENING = [1, 3]
 GAMES = OPENING * 3 + [6, 5] + OPENING + [2, 1, 4, 2]
-"""The dice of :func:`_three_point_match`: in the Crawford game nobody may double, so
-alice's 6-5 is rolled for her at once, and bob's 4-2 after alice takes in game 4."""
+"""The dice of :func:`_three_point_match`: in the Crawford game nobody may double; alice
+rolls her 6-5 (her throw waits for her after bob's play, which he may take back until
+then: issue 30 item 17), and bob's 4-2 is rolled for him after alice takes in game 4."""
 
 
 @pytest.fixture
@@ -72,6 +73,7 @@ async def _three_point_match(service: GameService) -> None:
         ok(await service.double(HERE, ALICE))
         ok(await service.drop(HERE, BOB))
     ok(await service.move(HERE, BOB, "8/5 6/5"))  # game 3, Crawford: alice rolls 6-5
+    ok(await service.roll(HERE, ALICE))  # (by hand: bob may take back till then, item 17)
     ok(await service.resign(HERE, ALICE, "single"))
     ok(await service.answer_resignation(HERE, BOB, True))
     ok(await service.move(HERE, BOB, "8/5 6/5"))  # game 4: alice rolls 2-1 next

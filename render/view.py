@@ -80,7 +80,7 @@ class CubeView:
 
     ``value`` is the cube's current value (automatic doubles included).
     ``owner`` ``None`` means centred.  During a pending double, ``offered_to``
-    is the player who must take or pass and ``value`` is still the value before
+    is the player who must take or drop and ``value`` is still the value before
     the double: the picture shows the offered cube at ``2 * value`` in front
     of that player.
     """

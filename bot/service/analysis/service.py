@@ -145,7 +145,8 @@ class Analysis:
                 scope = await channel_games(tx, place)
                 if expect is not None and scope.games[-1].match.id != expect.match_id:
                     raise Refusal("That button is for an earlier match in this channel: "
-                                  "/analyze match:true looks at this one's games.")
+                                  "/analyze with its match option looks at this one's "
+                                  "games.")
                 if whole_match:
                     targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
                     if not targets:

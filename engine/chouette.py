@@ -58,10 +58,12 @@ Decisions the books leave open (documented here, enforced by the service):
   share he carries (a captain who carries retired partners' shares and then
   retires hands them all on).  Under the 000 rule the receivers are the
   members who stay in, equally.
-* **Fractions** (the 000 rule and box partners split amounts equally) are
-  rounded to whole units with the total kept at zero: each amount is rounded
-  down, then the missing units go to the largest remainders (earlier seats
-  first on equal remainders) -- see :func:`apportion`.
+* **Fractions** (the 000 rule and box partners split amounts equally) are kept
+  exact in points (halves, thirds: :class:`Line`).  Money is whole units of the
+  stake; only when ``points x stake`` is not whole is it rounded, with the total
+  kept at zero: each amount is rounded down, then the missing units go to the
+  largest remainders (earlier seats first on equal remainders) -- see
+  :func:`apportion`; the settlement says so.
 """
 
 from __future__ import annotations
@@ -602,18 +604,47 @@ def apportion(values: Sequence[Fraction]) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One player's line of a game's settlement table."""
+    """One player's line of a game's settlement table.
+
+    ``points`` is exact (the 000 rule and box partners share in halves, thirds...);
+    ``amount`` is the money in whole units of the stake: ``points * stake`` when that is
+    whole, else rounded by :func:`apportion` (the table's amounts still add up to zero,
+    each within one unit of its exact value; :attr:`exact_amount` keeps the exact one).
+    """
 
     user: int
-    points: int
+    points: Fraction
     amount: int
+    exact_amount: Fraction = Fraction(0)
+
+    @property
+    def rounded(self) -> bool:
+        """True when the money had to be rounded to a whole unit."""
+        return self.exact_amount != self.amount
 
 
 def settlement(stakes: GameStakes, box_won: bool, points: int, stake: int
                ) -> tuple[Line, ...]:
-    """The settlement table of a game in whole points and money (each zero-sum)."""
+    """The settlement table of a game: exact points, money in whole units (each
+    zero-sum).  No fraction of a point is rounded away (issue 30 item 1, 000
+    'CHOUETTE': "who share his profit or loss equally"); money is rounded only when
+    ``points * stake`` is not a whole number of units, by :func:`apportion`."""
     exact = stakes.settle(box_won, points)
     users = [u for u, _ in exact]
-    whole_points = apportion([v for _, v in exact])
-    amounts = apportion([v * stake for _, v in exact])
-    return tuple(Line(u, p, a) for u, p, a in zip(users, whole_points, amounts, strict=True))
+    money = [v * stake for _, v in exact]
+    amounts = apportion(money)
+    return tuple(Line(u, v, a, m) for u, (_, v), a, m
+                 in zip(users, exact, amounts, money, strict=True))
+
+
+def signed_points(value: Fraction | int) -> str:
+    """A signed exact number of points: "+6", "-2 1/2", "-1/3", "0"."""
+    value = Fraction(value)
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else "+"
+    whole, part = divmod(abs(value.numerator), value.denominator)
+    if not part:
+        return f"{sign}{whole}"
+    fraction = f"{part}/{value.denominator}"
+    return f"{sign}{whole} {fraction}" if whole else f"{sign}{fraction}"

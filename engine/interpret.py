@@ -431,14 +431,12 @@ def _explain_rest_unplayable(turn: _Turn, board: _Board, typed_text: str) -> str
 
 
 def _explain_incomplete(turn: _Turn, hops: Sequence[Hop], plays: Sequence[Play]) -> str:
-    verb = "does" if turn.dice.is_double else "plays"
-    if len(plays) > 1:
-        verb = "do" if turn.dice.is_double else "play"
-    tail = "" if turn.dice.is_double else " both" if turn.required == 2 else ""
     if not hops:
         text = f"You must play your {turn.dice}: {_choices(plays)}."
     else:
-        text = f"You must {_must_use(turn)}: {_choices(plays)} {verb}{tail}."
+        # One sentence, whatever the number of plays listed (issue 30 item 12: it read
+        # "You must play all four 6s: 24/18(2) 11/5 8/2, ... or 24/18(2) 8/2(2) do.").
+        text = f"You must {_must_use(turn)}: play {_choices(plays)}."
     if turn.position.bar(turn.player) and all(src != BAR for src, _ in hops):
         text = "You have a checker on the bar: enter it first. " + text
     return text

@@ -27,7 +27,7 @@ from __future__ import annotations
 from engine.notation import format_moves
 from engine.player import Player
 from render.layout import STACK_CAPACITY, Layout, Stack, build
-from render.view import BoardView
+from render.view import ANSWER_WORDS, BoardView
 
 _ROWS = STACK_CAPACITY
 
@@ -134,17 +134,21 @@ def text_board(view: BoardView) -> str:
     elif view.dice is not None:
         roller = view.turn if view.turn is not None else viewer
         used = [str(d.value) for d in lay.dice if d.used]
-        text = f"     Dice: {view.players[roller].name} rolled {view.dice[0]}-{view.dice[1]}"
+        text = f"     Dice: {view.players[roller].name} {view.dice_words()}"
         if used:
             text += f" (used: {', '.join(used)})"
         lines.append(text)
     if cube is not None and cube.place == "offered" and cube.player is not None:
-        lines.append(f"     {view.players[cube.player.other].name} doubles to {cube.value}; "
-                     f"{view.players[cube.player].name} to take or pass")
+        verb = view.cube.verb if view.cube is not None else "doubles"
+        lines.append(f"     {view.players[cube.player.other].name} {verb} to {cube.value}; "
+                     f"{view.players[cube.player].name} to {ANSWER_WORDS}")
     elif cube is not None:
         owner = "centred" if cube.player is None else f"owned by {view.players[cube.player].name}"
         value = view.cube.value if view.cube is not None else cube.value
         lines.append(f"     Cube: {value} ({owner})")
+    if view.resignation is not None:
+        names = (view.players[0].name, view.players[1].name)
+        lines.append(f"     {view.resignation.sentence(names)}")
     if view.last_play is not None and view.last_play.moves:
         moves = view.last_play.text or format_moves(view.last_play.moves)
         mover = view.players[view.last_play.player].name

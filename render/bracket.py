@@ -258,13 +258,27 @@ def _header(d: ImageDraw.ImageDraw, state: TournamentState, theme: Theme, width:
 
 
 def _draw_box(d: ImageDraw.ImageDraw, box: Box, state: TournamentState, theme: Theme,
-              names: Mapping[str, str] | None, seeds: dict[str, int]) -> None:
+              names: Mapping[str, str] | None, seeds: dict[str, int],
+              advancing: Mapping[tuple[Bracket, int, int], tuple[str | None, str | None]]
+              ) -> None:
     p = box.pairing
     x0, y0, x1, _ = box.rect
     pending = p is not None and not p.decided
     d.rectangle(box.rect, fill=theme.panel_active if pending else theme.panel)
     if p is None:
         d.line((x0 + 6, y0 + ROW, x1 - 6, y0 + ROW), fill=theme.frame)
+        # The players already through to this match (a bye's, an early winner's) are
+        # shown before the round is paired (issue 30 item 10).
+        for side, player in enumerate(advancing.get((box.bracket, box.stage, box.slot),
+                                                    (None, None))):
+            if player is None:
+                continue
+            rx0, ry0, _, ry1 = box.row(side)
+            cy = (ry0 + ry1) // 2
+            d.text((rx0 + 22, cy), str(seeds[player]), font=font(11), fill=theme.panel_muted,
+                   anchor="rm")
+            d.text((rx0 + 28, cy), _fit(_label(state, names, player), font(TEXT), BOX_W - 34),
+                   font=font(TEXT), fill=theme.panel_text, anchor="lm")
         return
     gone = set(state.withdrawn)
     reg, bold, small = font(TEXT), font(TEXT, True), font(11)
@@ -344,9 +358,32 @@ def bracket_image(state: TournamentState, theme: Theme,
     for src, dst in _feeders(layout, state):
         _connect(d, src, dst, theme)
     seeds = _seed_of(state)
+    through = advancing(layout)
     for box in layout.boxes:
-        _draw_box(d, box, state, theme, names, seeds)
+        _draw_box(d, box, state, theme, names, seeds, through)
     return img
+
+
+def advancing(layout: BracketLayout) -> dict[tuple[Bracket, int, int], tuple[str | None,
+                                                                               str | None]]:
+    """The players already through to each match not yet paired of the main (winners')
+    bracket: the winners of its two feeder matches decided so far, (side a, side b)."""
+    where = {(b.bracket, b.stage, b.slot): b for b in layout.boxes}
+    out: dict[tuple[Bracket, int, int], tuple[str | None, str | None]] = {}
+    for b in sorted(layout.boxes, key=lambda b: b.stage):
+        if b.pairing is not None or b.stage < 2 or b.bracket not in (Bracket.MAIN,
+                                                                      Bracket.WINNERS):
+            continue
+        sides: list[str | None] = []
+        for i in (0, 1):
+            feeder = where.get((b.bracket, b.stage - 1, 2 * b.slot + i))
+            winner = None
+            if feeder is not None and feeder.pairing is not None:
+                winner = feeder.pairing.winner
+            sides.append(winner)
+        if any(sides):
+            out[(b.bracket, b.stage, b.slot)] = (sides[0], sides[1])
+    return out
 
 
 # ------------------------------------------------------------------ standings
@@ -382,7 +419,7 @@ def table_layout(state: TournamentState) -> TableLayout:
         cols.append(("Buch.", 56))
     cols += [("H2H", 44), ("Pts +/-", 64)]
     if _show_rounds(state):
-        cols += [(f"R{r}", 52) for r in range(1, state.rounds_planned + 1)]
+        cols += [(f"R{r}", ROUND_W) for r in range(1, state.rounds_planned + 1)]
     x = MARGIN
     placed: list[tuple[str, int, int]] = []
     for name, w in cols:
@@ -396,10 +433,14 @@ def table_layout(state: TournamentState) -> TableLayout:
     return TableLayout(width, top + len(table) * ROW + MARGIN, tuple(placed), rows)
 
 
-def _round_cells(state: TournamentState,
-                 seeds: dict[str, int]) -> dict[tuple[str, int], tuple[str, bool]]:
-    """Each player's round cells: the result letter and the opponent's seed, and whether
-    it is a win."""
+ROUND_W = 96
+"""Width of a round's column: the result and the opponent's name."""
+
+
+def round_cells(state: TournamentState, names: Mapping[str, str] | None = None
+                ) -> dict[tuple[str, int], tuple[str, bool]]:
+    """Each player's round cells: the result letter and the opponent's name ("W alice":
+    a seed number read as the table's place: issue 30 item 9), and whether it is a win."""
     out: dict[tuple[str, int], tuple[str, bool]] = {}
     for p in state.pairings:
         for player in p.players:
@@ -409,7 +450,7 @@ def _round_cells(state: TournamentState,
                 out[(player, p.round)] = ("bye", won)
             else:
                 mark = "·" if p.result is None else "W" if won else "L"
-                out[(player, p.round)] = (f"{mark} {seeds[other]}", won)
+                out[(player, p.round)] = (f"{mark} {_label(state, names, other)}", won)
     return out
 
 
@@ -423,11 +464,10 @@ def standings_image(state: TournamentState, theme: Theme,
     for name, x, _w in layout.columns:
         d.text((x + 4, HEADER + SECTION - 8), name, font=head, fill=theme.panel_muted,
                anchor="ls")
-    seeds = _seed_of(state)
     reg, bold = font(TEXT), font(TEXT, True)
     swiss = state.format is Format.SWISS
     winner = state.champion
-    cells_by_round = _round_cells(state, seeds) if _show_rounds(state) else {}
+    cells_by_round = round_cells(state, names) if _show_rounds(state) else {}
     for i, (s, (_, rect)) in enumerate(zip(state.standings(), layout.rows, strict=True)):
         champion = winner == s.player
         fill = theme.highlight if champion else theme.panel if i % 2 == 0 else \
@@ -450,7 +490,9 @@ def standings_image(state: TournamentState, theme: Theme,
             for r, (_, x, _w) in enumerate(layout.columns[first:], start=1):
                 text, won = cells_by_round.get((s.player, r), ("", False))
                 colour = ink if won or champion else theme.panel_muted
-                d.text((x + 4, cy), text, font=bold if won else reg, fill=colour, anchor="lm")
+                f = bold if won else reg
+                d.text((x + 4, cy), _fit(text, f, ROUND_W - 8), font=f, fill=colour,
+                       anchor="lm")
     return img
 
 

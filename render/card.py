@@ -153,8 +153,10 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     x0, y0, x1, y1 = g.spark
     d.rectangle((x0, y0, x1, y1), fill=th.background)
     hist = card.rating_history or (card.rating,)
-    d.text((x0, y0 - round(u * 0.15)), f"rating over {max(0, len(hist) - 1)} rated matches",
-           font=sf, fill=th.panel_muted, anchor="lb")
+    # Money games are rated one by one, each as a 1-point match (issue 30 item 14).
+    label, lfont = _fit(f"rating over {max(0, len(hist) - 1)} rated results (matches; "
+                        "money games one by one)", round(u * 0.65), False, x1 - x0)
+    d.text((x0, y0 - round(u * 0.15)), label, font=lfont, fill=th.panel_muted, anchor="lb")
     pts = spark_points(card, g)
     if len(pts) > 1:
         polyline(img, pts, th.highlight, max(1.5, u * 0.12), (x0, y0, x1 + 1, y1 + 1))
@@ -225,7 +227,8 @@ def card_alt_text(card: PlayerCard, limit: int = 1024) -> str:
              + (" (provisional)" if card.provisional else "")
              + f", experience {card.experience}."]
     if len(hist) > 1:
-        parts.append(f"Rating over {len(hist) - 1} rated matches went from {hist[0]:.0f} to "
+        parts.append(f"Rating over {len(hist) - 1} rated results (matches, and money games "
+                     f"one by one) went from {hist[0]:.0f} to "
                      f"{hist[-1]:.0f} (low {min(hist):.0f}, high {max(hist):.0f}).")
     parts.append(f"Games won {card.games_won} of {card.games}; matches won "
                  f"{card.matches_won} of {card.matches}; money balance {card.balance:+d}.")

@@ -37,6 +37,9 @@ class ChartPoint:
     """Winning chances, 0 to 1."""
     equity: float
     """Cubeful equity, normalised to a 1-point cube (EMG in a match)."""
+    mwc: float | None = None
+    """In a match: the player's match-winning chances, 0 to 1 (None in money play).  A
+    match's graph plots these instead of the equity (issue 30 item 8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,11 @@ class ChartData:
     moves: int = 0
     """Plays in the game (the x axis runs from 1 to this; 0: the last point's move)."""
 
+    @property
+    def match(self) -> bool:
+        """A match's graph: match-winning chances instead of the money equity."""
+        return bool(self.points) and all(p.mwc is not None for p in self.points)
+
 
 @dataclass(frozen=True, slots=True)
 class ChartGeometry:
@@ -71,6 +79,8 @@ class ChartGeometry:
     last: int
     equity_span: float
     """The equity axis runs from ``-equity_span`` (bottom) to ``+equity_span`` (top)."""
+    unit: float = CHART_WIDTH / 40
+    """The picture's unit of size (its width / 40)."""
 
     def x(self, move: float) -> float:
         x0, _, x1, _ = self.plot
@@ -97,7 +107,7 @@ def geometry(data: ChartData, width: int = CHART_WIDTH,
                 2])
     top = max([abs(p.equity) for p in data.points] + [1.0])
     span = 1.0 if top <= 1.0 else (2.0 if top <= 2.0 else 3.0)
-    return ChartGeometry(plot, 1, last, span)
+    return ChartGeometry(plot, 1, last, span, u)
 
 
 def win_colour(th: Theme) -> RGB:
@@ -146,7 +156,8 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
     d.rectangle((x0, y0, x1, y1), fill=th.panel)
 
     # Title.
-    title = f"{data.player}: winning chances and equity"
+    title = f"{data.player}: winning chances and " + (
+        "match-winning chances" if data.match else "equity")
     if data.opponent:
         title += f" against {data.opponent}"
     room = width - round(u * 2) - (round(width * 0.3) if data.error_rate is not None else 0)
@@ -162,9 +173,10 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
                width=1)
         d.text((x0 - round(u * 0.3), y), f"{round(frac * 100)}%", font=af,
                fill=th.panel_muted, anchor="rm")
-        eq = g.equity_span * (frac * 2 - 1)
-        d.text((x1 + round(u * 0.3), y), f"{eq:+.1f}" if eq else "0", font=af,
-               fill=th.panel_muted, anchor="lm")
+        if not data.match:  # a match's second curve is on the left scale too
+            eq = g.equity_span * (frac * 2 - 1)
+            d.text((x1 + round(u * 0.3), y), f"{eq:+.1f}" if eq else "0", font=af,
+                   fill=th.panel_muted, anchor="lm")
     step = 5 if g.last <= 40 else 10 if g.last <= 100 else 20 if g.last <= 200 else 50
     ticks = [1, *range(step, g.last + 1, step)]
     for m in ticks:
@@ -176,8 +188,9 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
 
     pts = sorted(data.points, key=lambda p: p.move)
     box = (x0, y0, x1 + 1, y1 + 1)
-    polyline(img, [(g.x(p.move), g.y_equity(p.equity)) for p in pts], equity_colour(th),
-             max(1.0, u * 0.1), box)
+    second = ([(g.x(p.move), g.y_win(p.mwc if p.mwc is not None else 0.5)) for p in pts]
+              if data.match else [(g.x(p.move), g.y_equity(p.equity)) for p in pts])
+    polyline(img, second, equity_colour(th), max(1.0, u * 0.1), box)
     polyline(img, [(g.x(p.move), g.y_win(p.win)) for p in pts], win_colour(th),
              max(1.5, u * 0.16), box)
     if len(pts) == 1:
@@ -186,24 +199,27 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
         d.ellipse((g.x(p.move) - r, g.y_win(p.win) - r, g.x(p.move) + r, g.y_win(p.win) + r),
                   fill=win_colour(th))
 
-    # Mistakes: a ring on the curve at the move, its number above or below.
+    # Mistakes: a ring on the curve at the move, its number beside it, clear of every
+    # ring and inside the plot (issue 30 item 8: the last one was clipped).
     lf = font(max(9, round(u * 0.62)), True)
     for m in data.mistakes:
         mx, my = mistake_xy(data, g, m)
-        r = u * 0.32
+        r = ring_radius(g)
         colour = th.hit if m.mine else th.panel_text
         d.ellipse((mx - r, my - r, mx + r, my + r), outline=colour, width=max(2, round(u * 0.1)))
-        above = my - r - u * 0.1 > y0 + u * 0.6
-        ly = my - r - u * 0.1 if above else my + r + u * 0.1
-        d.text((round(mx), round(ly)), str(m.move), font=lf, fill=colour,
-               anchor="mb" if above else "mt")
+    for m in data.mistakes:
+        colour = th.hit if m.mine else th.panel_text
+        bx0, by0, _, _ = label_box(data, g, m)
+        d.text((bx0, by0), str(m.move), font=lf, fill=colour, anchor="lt")
 
     # Legend.
     ly = round(height - u * 0.75)
     lx = round(u)
     sf = font(max(9, round(u * 0.6)))
+    second_label = ("match-winning chances (cubeless)" if data.match
+                    else "equity for a 1-point cube (right scale)")
     for colour, label in ((win_colour(th), "winning chances"),
-                          (equity_colour(th), "equity (right scale)"),
+                          (equity_colour(th), second_label),
                           (th.hit, f"{data.player}'s mistake (move)"),
                           (th.panel_text, f"{data.opponent or 'opponent'}'s mistake")):
         d.line((lx, ly, lx + round(u * 0.9), ly), fill=colour, width=max(2, round(u * 0.12)))
@@ -215,6 +231,58 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
         d.text((width - round(u), round(height * 0.07)), rate, font=sf, fill=th.panel_text,
                anchor="rm")
     return img
+
+
+def ring_radius(g: ChartGeometry) -> float:
+    """The radius of a mistake's ring."""
+    return g.unit * 0.32
+
+
+def label_box(data: ChartData, g: ChartGeometry, m: ChartMistake
+              ) -> tuple[int, int, int, int]:
+    """The rectangle of a mistake's move number: above, below, right or left of its ring,
+    the first place inside the plot that meets no ring (else the one that meets the
+    fewest), moved inside the plot."""
+    u = g.unit
+    f = font(max(9, round(u * 0.62)), True)
+    left, top, right, bottom = f.getbbox(str(m.move), anchor="lt")
+    w, h = right - left + 2, bottom - top + 2
+    mx, my = mistake_xy(data, g, m)
+    r = ring_radius(g) + u * 0.08
+    gap = u * 0.1
+    rings = [mistake_xy(data, g, other) for other in data.mistakes]
+    x0, y0, x1, y1 = g.plot
+    candidates = [(mx - w / 2, my - r - gap - h), (mx - w / 2, my + r + gap),
+                  (mx + r + gap, my - h / 2), (mx - r - gap - w, my - h / 2)]
+
+    def placed(cx: float, cy: float) -> tuple[int, int, int, int]:
+        bx = min(max(cx, x0 + 2), x1 - 2 - w)
+        by = min(max(cy, y0 + 2), y1 - 2 - h)
+        return (round(bx), round(by), round(bx + w), round(by + h))
+
+    def meets(box: tuple[int, int, int, int]) -> int:
+        rr = ring_radius(g) + 1
+        return sum(1 for ox, oy in rings
+                   if box[0] - rr < ox < box[2] + rr and box[1] - rr < oy < box[3] + rr
+                   and _meets_circle(box, ox, oy, rr))
+
+    best = None
+    for cx, cy in candidates:
+        box = placed(cx, cy)
+        inside = (x0 + 2 <= cx and cx + w <= x1 - 2 and y0 + 2 <= cy and cy + h <= y1 - 2)
+        score = (meets(box), 0 if inside else 1)
+        if best is None or score < best[0]:
+            best = (score, box)
+        if score == (0, 0):
+            break
+    assert best is not None
+    return best[1]
+
+
+def _meets_circle(box: tuple[int, int, int, int], cx: float, cy: float, r: float) -> bool:
+    nx = min(max(cx, box[0]), box[2])
+    ny = min(max(cy, box[1]), box[3])
+    return (nx - cx) ** 2 + (ny - cy) ** 2 < r * r
 
 
 def mistake_xy(data: ChartData, g: ChartGeometry, m: ChartMistake) -> tuple[float, float]:
@@ -260,7 +328,9 @@ def chart_alt_text(data: ChartData, limit: int = 1024) -> str:
         f"Analysis graph for {data.player}"
         + (f" against {data.opponent}" if data.opponent else "")
         + f": winning chances {_pct(pts[0].win)} at move {pts[0].move}, "
-        f"{_pct(pts[-1].win)} at move {pts[-1].move} (equity {pts[-1].equity:+.3f}); "
+        f"{_pct(pts[-1].win)} at move {pts[-1].move} ("
+        + (f"match-winning chances {_pct(pts[-1].mwc)}" if pts[-1].mwc is not None
+           else f"equity {pts[-1].equity:+.3f}") + "); "
         f"lowest {_pct(lo.win)} at move {lo.move}, highest {_pct(hi.win)} at move {hi.move}."]
     if data.error_rate is not None:
         parts.append(f"Error rate {data.error_rate * 1000:.1f} thousandths of a point "

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.player import Player
 from render.layout import DEFAULT_WIDTH, Frame, Layout, Rect, Stack, build, frame
 from render.theme import RGB, Theme, get_theme
-from render.view import BoardView, ResultKind, StakeState
+from render.view import ANSWER_WORDS, BoardView, ResultKind, StakeState
 
 SS = 4
 """Supersampling factor of the cached shapes."""
@@ -409,8 +409,10 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardV
     assert view.game_over is not None
     go = view.game_over
     u = fr.unit
-    bx0, _, bx1, _ = fr.board
-    rect = (bx0 + round(u * 0.6), fr.mid_y - round(u * 0.95), bx1 - round(u * 0.6),
+    # Inside the playing fields and the bar only: the rails keep the cube and the
+    # borne-off counts in sight (issue 30 item 11).
+    bx0, bx1 = fr.field_left[0], fr.field_right[2]
+    rect = (bx0 + round(u * 0.15), fr.mid_y - round(u * 0.95), bx1 - round(u * 0.15),
             fr.mid_y + round(u * 0.95))
     region = img.crop(rect)
     shade = Image.new("RGB", region.size, theme.banner)
@@ -425,6 +427,49 @@ def _banner(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardV
           theme.banner_text, "mm")
     _text(d, ((rect[0] + rect[2]) / 2, fr.mid_y + round(u * 0.45)), pts,
           font(round(u * 0.42), True), theme.highlight, "mm")
+
+
+TITLE_GAP_UNITS = 0.8
+"""The least gap between the title and the IDs in the title band, in board units."""
+
+
+def _offer_lines(d: ImageDraw.ImageDraw, theme: Theme, fr: Frame, first: str, second: str,
+                 right_half: bool) -> None:
+    """Two lines in the middle of one half of the board: what is offered, and who answers
+    (a double or a beaver; an offer to resign: issue 30 item 2)."""
+    u = fr.unit
+    half = fr.field_right if right_half else fr.field_left
+    w = half[2] - half[0] - round(u * 0.3)
+    cx = (half[0] + half[2]) / 2
+    t1, f1 = _fit(first, round(u * 0.34), True, w)
+    t2, f2 = _fit(second, round(u * 0.34), True, w)
+    _text(d, (cx, fr.mid_y - round(u * 0.22)), t1, f1, theme.frame_text, "mm")
+    _text(d, (cx, fr.mid_y + round(u * 0.24)), t2, f2, theme.highlight, "mm")
+
+
+def _resignation(d: ImageDraw.ImageDraw, theme: Theme, view: BoardView, lay: Layout) -> None:
+    """The offer to resign, in the half of the board without the dice (issue 30 item 2)."""
+    offer = view.resignation
+    assert offer is not None
+    fr = lay.frame
+    names = (view.players[0].name, view.players[1].name)
+    dice_right = any(die.rect[0] >= fr.field_right[0] for die in lay.dice)
+    right = not dice_right if lay.dice else offer.player == lay.viewer
+    _offer_lines(d, theme, fr, f"{names[offer.player]} offers to resign {offer.kind.phrase}",
+                 f"{names[offer.player.other]}: accept or reject?", right)
+
+
+def _dice_stage(d: ImageDraw.ImageDraw, theme: Theme, view: BoardView, lay: Layout) -> None:
+    """"named" or "reverse side" under the dice of a variant's second stage (issue 30
+    item 4)."""
+    if not view.dice_stage or not lay.dice:
+        return
+    fr = lay.frame
+    x0 = min(die.rect[0] for die in lay.dice)
+    x1 = max(die.rect[2] for die in lay.dice)
+    y = max(die.rect[3] for die in lay.dice) + round(fr.unit * 0.25)
+    f = font(round(fr.unit * 0.28), True)
+    _text(d, ((x0 + x1) / 2, y), view.dice_stage, f, theme.frame_text, "mm")
 
 
 def render_image(view: BoardView, *, theme: str = "default",
@@ -446,7 +491,7 @@ def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
         width = fr.title[2] - fr.title[0]
         it, itf = _fit(view.ids, round(u * 0.26), False, width * 11 // 20)
         _text(d, (fr.title[2], mid_y), it, itf, th.panel_muted, "rm")
-        rest = width - round(_length(itf, it)) - round(u * 0.3)
+        rest = width - round(_length(itf, it)) - round(TITLE_GAP_UNITS * u)  # issue 30 item 11
         if title and rest > 0:
             t, tf = _fit(title, round(u * 0.36), False, rest)
             _text(d, (fr.title[0], mid_y), t, tf, th.panel_muted, "lm")
@@ -481,15 +526,9 @@ def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
         if cube.place == "offered" and cube.player is not None:
             doubler = view.players[cube.player.other].name
             answer = view.players[cube.player].name
-            value = cube.value
-            half = fr.field_right if cube.player.other == lay.viewer else fr.field_left
-            other_half = fr.field_left if half is fr.field_right else fr.field_right
-            w = other_half[2] - other_half[0] - round(u * 0.3)
-            cx = (other_half[0] + other_half[2]) / 2
-            t1, f1 = _fit(f"{doubler} doubles to {value}", round(u * 0.34), True, w)
-            t2, f2 = _fit(f"{answer}: take or pass?", round(u * 0.34), True, w)
-            _text(d, (cx, fr.mid_y - round(u * 0.22)), t1, f1, th.frame_text, "mm")
-            _text(d, (cx, fr.mid_y + round(u * 0.24)), t2, f2, th.highlight, "mm")
+            verb = view.cube.verb if view.cube is not None else "doubles"
+            _offer_lines(d, th, fr, f"{doubler} {verb} to {cube.value}",
+                         f"{answer}: {ANSWER_WORDS}?", cube.player.other != lay.viewer)
 
     for die in lay.dice:
         sprite = die_sprite(th, int(die.player), die.rect[2] - die.rect[0], die.value, die.used)
@@ -524,6 +563,9 @@ def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
                 x = bx - size_a - 1 if i == 0 else bx + 1
                 img.paste(tri, (x, cy - size_a // 2), tri)
 
+    if view.resignation is not None:
+        _resignation(d, th, view, lay)
+    _dice_stage(d, th, view, lay)
     if view.chouette is not None:
         _chouette(d, th, view, fr)
     if view.game_over is not None:

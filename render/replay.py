@@ -4,7 +4,7 @@ Each frame is a board picture drawn by :mod:`render.png` (same themes, sprites,
 fonts and palette) with a caption strip below it.  What a frame highlights is
 carried by its :class:`~render.view.BoardView`: ``last_play`` rings the
 checkers that moved and the slots they left, and rings a hit checker on the
-bar; an offered cube stands on the doubler's side with "take or pass?"; the
+bar; an offered cube stands on the doubler's side with "take or drop?"; the
 final frame's ``game_over`` draws the result banner.
 
 Why GIF and not animated WebP: every frame is already a 256-colour picture on

@@ -42,6 +42,10 @@ class StakeState(Enum):
     IN = "in"
     DROPPED = "dropped"
     OWNS_CUBE = "owns cube"
+    DROPS = "drops"
+    """He answered the box's double "drop"; he retires when the captain answers."""
+    TAKES = "takes"
+    """He answered the box's double "take"."""
 
     @property
     def label(self) -> str:
@@ -76,7 +80,7 @@ class CubeView:
 
     ``value`` is the cube's current value (automatic doubles included).
     ``owner`` ``None`` means centred.  During a pending double, ``offered_to``
-    is the player who must take or pass and ``value`` is still the value before
+    is the player who must take or drop and ``value`` is still the value before
     the double: the picture shows the offered cube at ``2 * value`` in front
     of that player.
     """
@@ -84,10 +88,35 @@ class CubeView:
     value: int = 1
     owner: Player | None = None
     offered_to: Player | None = None
+    beaver: bool = False
+    """The offer is a beaver: the doubled player redoubled at once, keeping the cube
+    (002 'OPTIONAL RULES' Beavers); ``offered_to`` is the original doubler."""
 
     @property
     def shown_value(self) -> int:
         return self.value * 2 if self.offered_to is not None else self.value
+
+    @property
+    def verb(self) -> str:
+        """What the offering player does: "doubles" or "beavers"."""
+        return "beavers" if self.beaver else "doubles"
+
+
+ANSWER_WORDS = "take or drop"
+"""The answers to a double, in the words the commands and buttons use (/take, /drop)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationView:
+    """An offer to resign waiting for its answer: ``player`` offers ``kind``."""
+
+    player: Player
+    kind: ResultKind
+
+    def sentence(self, names: tuple[str, str]) -> str:
+        """"alice offers to resign a single game — bob to accept or reject"."""
+        return (f"{names[self.player]} offers to resign {self.kind.phrase} \u2014 "
+                f"{names[self.player.other]} to accept or reject")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +197,26 @@ class BoardView:
     game_over: GameOverView | None = None
     ids: str = ""
     """GNU Backgammon's Position ID and Match ID, printed in the title band ("" = none)."""
+    resignation: ResignationView | None = None
+    """An offer to resign waiting for its answer (``turn`` stays the player whose dice
+    are shown)."""
+    dice_stage: str = ""
+    """How the dice shown came, when not simply thrown: "named" (the doublet named after
+    acey-deucy) or "reverse side" (the second stage of a doublet)."""
+    thrown: tuple[int, int] | None = None
+    """The throw the stage shown comes from, when ``dice_stage`` is set."""
+
+    def dice_words(self) -> str:
+        """"rolled 3-1", "named 6-6 (after 2-1)", "plays the reverse side 5-5 (of 2-2)"."""
+        if self.dice is None:
+            return ""
+        shown = f"{self.dice[0]}-{self.dice[1]}"
+        after = f"{self.thrown[0]}-{self.thrown[1]}" if self.thrown is not None else ""
+        if self.dice_stage == "named":
+            return f"named {shown}" + (f" (after {after})" if after else "")
+        if self.dice_stage:
+            return f"plays the {self.dice_stage} {shown}" + (f" (of {after})" if after else "")
+        return f"rolled {shown}"
 
     @property
     def bottom(self) -> Player:
@@ -192,8 +241,11 @@ class BoardView:
         """What ``player`` is doing now, for his name panel ("" for nothing)."""
         if self.game_over is not None:
             return "wins" if self.game_over.winner == player else ""
+        if self.resignation is not None:
+            return ("offers to resign" if self.resignation.player == player
+                    else "to accept or reject")
         if self.cube is not None and self.cube.offered_to is not None:
-            return "to take or pass" if self.cube.offered_to == player else "doubles"
+            return f"to {ANSWER_WORDS}" if self.cube.offered_to == player else self.cube.verb
         if self.turn == player:
             if self.opening is not None:
                 return "starts"

@@ -67,6 +67,8 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /roll  /double  /take  /drop  /beaver
   /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off
   /undo  /confirm  /choose OPTION
+                       /undo takes back this turn's moves, or your finished play until
+                       the opponent rolls: after a play his throw always waits for him
   /steps               the move builder: the numbered steps for each die (and the whole
                        plays when few); /step N takes one, /undo-step, /start-over
   /resign [single|gammon|backgammon]   /answer accept|reject
@@ -167,6 +169,9 @@ def role_id(name: str) -> int:
     """A stable id for a console role name (a setting such as organiser_role)."""
     return 3_000_000 + zlib.crc32(name.strip().lower().encode())
 
+CHANNELS_FILE = "console-channels.txt"
+"""The channel names the console has used, in its boards folder (read again at a start)."""
+
 
 _EXAMPLE_LIMIT = 40
 """The most of a typed command quoted back in an example."""
@@ -181,7 +186,7 @@ CHANNEL_MAX = 100
 class Console:
     service: GameService
     boards: Path
-    out: TextIO = sys.stdout
+    out: TextIO = field(default_factory=lambda: sys.stdout)
     channel: str = "table"
     current: str = ""
     names: dict[int, str] = field(default_factory=dict)
@@ -300,12 +305,48 @@ class Console:
             path.write_bytes(data)
             self.say(f"  picture: {path}\n  (alt text) {picture.alt_text}")
 
+    def remember_channel(self, name: str) -> None:
+        """Note a channel name, also in the boards folder, so that a console started again
+        on the same database can name the channels of the games in progress."""
+        if name in self.channel_names:
+            return
+        self.channel_names.append(name)
+        try:
+            self.boards.mkdir(parents=True, exist_ok=True)
+            with (self.boards / CHANNELS_FILE).open("a", encoding="utf-8") as f:
+                f.write(name + "\n")
+        except OSError:
+            pass  # the names are a convenience; the games are in the database
+
+    async def resume(self) -> None:
+        """After a restart: the channels known before, and the games in progress, with the
+        command that goes to each (issue 30 item 16)."""
+        try:
+            saved = (self.boards / CHANNELS_FILE).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            saved = []
+        for name in saved:
+            if name.strip() and name.strip() not in self.channel_names:
+                self.channel_names.append(name.strip())
+        games = await self.service.in_progress(GUILD)
+        if not games:
+            return
+        self.say("Games in progress:")
+        for channel, what in games:
+            known = next((n for n in self.channel_names if channel_id(n) == channel), None)
+            where = (f"#{known} (/channel {known})" if known is not None
+                     else f"channel {channel}")
+            self.say(f"  {where}: {what}")
+        self.say(f"  (you are in #{self.channel})")
+
     async def who_must_act(self) -> str:
         """The name of the player the game in this channel waits for, if any."""
         reply = await self.service.board(self.place, Actor(0, "console"))
         if not reply.ok or not reply.boards:
             return ""
         view = reply.boards[-1].view
+        if view.resignation is not None:  # the offer's answer is the opponent's
+            return view.players[view.resignation.player.other].name
         turn = view.turn
         if turn is None:
             return ""
@@ -334,7 +375,7 @@ class Console:
             return True
         if command == "channel":
             self.channel = (rest or "table")[:CHANNEL_MAX]
-            self.channel_names.append(self.channel)
+            self.remember_channel(self.channel)
             self.say(f"  now in #{self.channel}")
             return True
         if not name:
@@ -428,6 +469,10 @@ class Console:
             await self.show(await s.leaderboard(self.place, actor, order, page))
 
         async def stats(actor: Actor, rest: str) -> None:
+            if rest and not rest.strip().lstrip("@").strip():  # "/stats @" (issue 30 item 15)
+                self.say("  (only you see this) Name a player after the @, like /stats @bob "
+                         "(or /stats alone for your own card).")
+                return
             target = self.actor(rest) if rest else None
             await self.show(await s.stats(self.place, actor, target))
 
@@ -745,7 +790,7 @@ async def _session(service: GameService, boards: Path, lines: Iterable[str] | No
                    echo: bool, stopped: asyncio.Event) -> int:
     console = Console(service, boards)
     config = service.config
-    if service.ai is not None and config.analysis.grade_matches:  # issue 33
+    if service.ai is not None:  # issue 33 (what is graded: each server's grade_matches)
         from bot.ai.background import BackgroundAnalyser
 
         async def post(channel: int, reply: Reply) -> None:
@@ -759,6 +804,7 @@ async def _session(service: GameService, boards: Path, lines: Iterable[str] | No
     console.say(f"bgbot console: {where(service.config)}, boards in {boards}/. "
                 "Type /help. Act as a player by naming them first, like "
                 "\"alice: /challenge @bob\" or \"alice: /challenge @gnubot\".")
+    await console.resume()
     prompt = lines is None and sys.stdin.isatty()
     source: StdinLines | Iterator[str] = iter(lines) if lines is not None else StdinLines()
     while True:

@@ -31,6 +31,7 @@ class Console(Protocol):
     def place(self) -> Place: ...
     def actor(self, name: str) -> Actor: ...
     def say(self, text: str) -> None: ...
+    def remember_channel(self, name: str) -> None: ...
     async def show(self, reply: Reply) -> None: ...
 
 USAGE = """  /tournament create NAME format=single-elimination|double-elimination|round-robin|swiss
@@ -53,6 +54,7 @@ async def open_pairings(console: Console, channel_id: Callable[[str], int]) -> N
     (``channel_id``: the console's id of a channel name)."""
     for opening in await console.service.tournament_openings():
         name = pairing_channel(opening.tournament_id, opening.pairing)
+        console.remember_channel(name)
         console.names[opening.a.id] = opening.a.name
         console.names[opening.b.id] = opening.b.name
         console.say(f"  {opening.title}: opened in #{name} (/channel {name})")
@@ -103,9 +105,15 @@ async def tournament(console: Console, actor: Actor, rest: str,
     except ValueError as exc:
         console.say(f"  (only you see this) {exc}.")
         return
+    if sub in WORDLESS and number is None and len(words) == 1:
+        # "/tournament start 3" and "tournament=3" (Discord's option) as well as "#3"
+        # (issue 30 item 12).
+        bare = whole_number(words[0].lower().removeprefix("tournament=").lstrip("#"))
+        if bare is not None:
+            number, words = bare, []
     if sub in WORDLESS and words:
         console.say(f"  (only you see this) /tournament {sub} takes only a tournament "
-                    f"number (#3), not {words[0][:20]!r}.")
+                    f"number (3 or #3), not {words[0][:20]!r}.")
         return
     if sub == "create":
         names = [w for w in words if "=" not in w]

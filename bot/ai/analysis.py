@@ -294,6 +294,10 @@ class DecisionPoint:
     win: float
     """Winning chances: after the play, or before the roll for a cube decision."""
     lost: float
+    mwc: float | None = None
+    """In a match: the decider's match-winning chances after the decision (from the
+    chances of each result and the match equity table, at the cube it leaves: cubeless);
+    None in money play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -462,6 +466,8 @@ class _Rated:
     equity: float
     win: float
     candidates: tuple[Candidate, ...]
+    chances: sage.Chances
+    """The decider's chances after the decision (the match-winning chances plotted)."""
 
 
 def analyze(record: GameRecord, context: MatchContext | None = None,
@@ -498,7 +504,9 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
             t.luck_value += emg * value_per_emg(game, ctx, who)
         if rated is not None:
             timeline.append(DecisionPoint(idx, rated.player, rated.kind, rated.equity,
-                                          rated.win, rated.lost))
+                                          rated.win, rated.lost,
+                                          _decision_mwc(ctx, rated.player, rated.chances,
+                                                        game, event)))
             t = tallies[rated.player]
             t.decisions += 1
             t.total += rated.lost
@@ -531,6 +539,40 @@ VARIANT_NOTE = ("Analysis, PR and puzzles are for standard backgammon only: the 
                 "does not know this variant.")
 
 
+EVEN = sage.Chances(0.5, 0.0, 0.0, 0.0, 0.0)
+"""Chances when the network gave none."""
+
+
+def _decision_mwc(ctx: MatchContext, player: Player, chances: sage.Chances, game: Game,
+                  event: object) -> float | None:
+    """``player``'s match-winning chances after his decision ``event`` (None in money
+    play): each result's chance (single, gammon, backgammon, won or lost) times the match
+    equity at the score it leaves (:func:`_mwc`, post-Crawford as it will be), with the
+    cube the decision leaves (a drop: the loss of the cube as it stands)."""
+    if ctx.is_money:
+        return None
+
+    def at(winner: Player, points: int) -> float:
+        score = list(ctx.score)
+        score[winner] += points
+        after = (score[0], score[1])
+        return _mwc(ctx, after, player, _post_crawford_after(game, ctx, after))
+
+    value = game.cube.value
+    if isinstance(event, Drop):
+        return at(player.other, value)
+    if isinstance(event, (DoubleOffered, Take)):
+        value *= 2
+    c = chances
+    results = ((c.win - c.gammon_win, value), (c.gammon_win - c.backgammon_win, 2 * value),
+               (c.backgammon_win, 3 * value))
+    losses = ((1.0 - c.win - c.gammon_loss, value),
+              (c.gammon_loss - c.backgammon_loss, 2 * value), (c.backgammon_loss, 3 * value))
+    total = sum(max(0.0, p) * at(player, n) for p, n in results)
+    total += sum(max(0.0, p) * at(player.other, n) for p, n in losses)
+    return max(0.0, min(1.0, total))
+
+
 def _rate(game: Game, ctx: MatchContext, level: Level, event: object,
           offer_eval: CubeEval | None, memo: dict[Any, CubeEval]
           ) -> tuple[_Rated | None, CubeEval | None]:
@@ -552,11 +594,12 @@ def _rate(game: Game, ctx: MatchContext, level: Level, event: object,
                              key=lambda c: -c.equity))
         if isinstance(event, DoubleOffered):
             return (_Rated(p, "double", max(0.0, best - ev.double_equity), "double",
-                           best_text, True, ev.double_equity, ev.chances.win, cands), ev)
+                           best_text, True, ev.double_equity, ev.chances.win, cands,
+                           ev.chances), ev)
         if best - ev.double_equity >= CLOSE_CUBE:
             return None, None
         return (_Rated(p, "no double", max(0.0, best - ev.no_double), "no double", best_text,
-                       True, ev.no_double, ev.chances.win, cands), None)
+                       True, ev.no_double, ev.chances.win, cands, ev.chances), None)
     if isinstance(event, (Take, Drop)) and game.phase is Phase.DOUBLED:
         offer = game.cube.offer
         if offer is None or offer.beaver:
@@ -571,7 +614,7 @@ def _rate(game: Game, ctx: MatchContext, level: Level, event: object,
                              key=lambda c: -c.equity))
         return (_Rated(event.player, kind, max(0.0, max(take_eq, pass_eq) - chosen),
                        "take" if kind == "take" else "pass", best_text, True, chosen,
-                       1.0 - ev.chances.win, cands), None)
+                       1.0 - ev.chances.win, cands, ev.chances.inverted()), None)
     return None, None
 
 
@@ -593,13 +636,13 @@ def _rate_play(game: Game, ctx: MatchContext, level: Level, event: PlayMade) -> 
     if made is None or made.equity is None or hints[0].equity is None:
         return None
     lost = max(0.0, hints[0].equity - made.equity)
-    win = made.chances.win if made.chances is not None else 0.5
+    chances = made.chances if made.chances is not None else EVEN
     kept = [h for h in hints[:CANDIDATES] if h.equity is not None]
     if made not in kept:
         kept = [*kept[:CANDIDATES - 1], made]
     cands = tuple(Candidate(h.text, h.equity or 0.0) for h in kept)
     return _Rated(event.player, "play", lost, made.text, hints[0].text, False, made.equity,
-                  win, cands)
+                  chances.win, cands, chances)
 
 
 def live_cube(game: Game, ctx: MatchContext, player: Player) -> bool:

@@ -300,6 +300,10 @@ class GameService:
                           page: int = 1, per_page: int = 10) -> Reply:
         return await guarded(self.standings.leaderboard(place, actor, order, page, per_page))
 
+    async def in_progress(self, guild_id: int) -> list[tuple[int, str]]:
+        """(channel, what waits there) of the server's challenges and games in progress."""
+        return await self.standings.in_progress(guild_id)
+
     async def stats(self, place: Place, actor: Actor, user: Actor | None = None) -> Reply:
         return await guarded(self.standings.stats(place, actor, user))
 

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripted import Script, opened
+import pytest
+from scripted import OPENED, Script, opened
 
 from bot.adapters.console import Console
 from bot.config import Config
@@ -156,7 +157,9 @@ async def test_numbers_in_other_digits_get_a_reason_not_a_traceback(tmp_path: Pa
         "alice: /tournament create Cup format=swiss length=²": "write a number of points",
         "alice: /tournament create Cup format=swiss length=r٣=5": "write a number of points",
         "alice: /tournament join #²": "not '#²'",
-        "alice: /tournament status 2": "takes only a tournament number",
+        # Issue 30 item 12: a bare number names the tournament, as #2 does.
+        "alice: /tournament status 2": "This server has no tournament #2",
+        "alice: /tournament status two": "takes only a tournament number",
         "alice: /challenge @": "Name an opponent",
         "alice: /challenge @bob stake=1" + "0" * 30: "at most 18 of them",
     }
@@ -189,7 +192,7 @@ async def test_a_first_command_without_a_name_says_how_to_name_the_player(
     assert len(said) < 300
     start = len(out.getvalue())
     assert await console.handle("bob: /accept")  # no challenge was made
-    assert "There is no game in this channel" in out.getvalue()[start:]
+    assert "There is no challenge waiting in this channel" in out.getvalue()[start:]
     assert await console.handle("alice: /challenge @bob")  # named: it acts
     assert "alice challenges bob" in out.getvalue()
 
@@ -243,3 +246,59 @@ async def test_an_unnamed_chouette_leave_is_the_player_who_asked(tmp_path: Path)
     assert "Leave again with confirm" in await _said(console, out, "carol: /chouette leave")
     said = await _said(console, out, "/chouette leave confirm")
     assert said.startswith("carol leaves the table"), said
+
+
+async def test_a_restart_lists_the_games_in_progress(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30 item 16: a console started again on the same database was back in its
+    first channel with no word of the games in progress."""
+    from bot.adapters.console import _run
+
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config(), dice=Script([3, 1])),  # type: ignore[arg-type]
+                      tmp_path / "boards", out=out)
+    assert await console.handle("/channel side")
+    assert await console.handle("alice: /challenge @bob length=3")
+    assert await console.handle("bob: /accept")
+    assert await console.handle("/channel lobby")
+    assert await console.handle("carol: /challenge @dave")
+    await storage.close()
+    OPENED.remove(storage)
+    from dataclasses import replace
+
+    from bot.config import AIConfig, StorageConfig
+
+    config = replace(Config(), storage=StorageConfig(database=str(tmp_path / "c.sqlite3")),
+                     ai=AIConfig(enabled=False))
+    capsys.readouterr()
+    assert await _run(config, ["/board"], tmp_path / "boards", echo=False) == 0
+    text = capsys.readouterr().out
+    assert "Games in progress:" in text
+    assert "#side (/channel side): alice v bob, 3-point match" in text
+    assert "#lobby (/channel lobby): carol challenges dave (waiting for an answer)" in text
+
+
+async def test_stats_of_an_empty_name_is_refused(tmp_path: Path) -> None:
+    """Issue 30 item 15: /stats @ and /stats @@@ drew a card with an empty name."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config()), tmp_path / "boards", out=out)
+    for line in ("alice: /stats @", "alice: /stats @@@"):
+        start = len(out.getvalue())
+        assert await console.handle(line)
+        said = out.getvalue()[start:]
+        assert "(only you see this) Name a player after the @" in said
+        assert "picture:" not in said
+
+
+async def test_help_says_how_long_a_play_can_be_taken_back(tmp_path: Path) -> None:
+    """Issue 30 item 17: /help says the take-back window (until the opponent rolls, his
+    throw waiting for him after a play)."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config()), tmp_path / "boards", out=out)
+    assert await console.handle("/help")
+    said = " ".join(out.getvalue().split())
+    assert "your finished play until the opponent rolls" in said
+    assert "his throw always waits for him" in said

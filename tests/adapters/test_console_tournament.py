@@ -57,3 +57,20 @@ async def test_the_tournament_name_may_be_given_as_name_equals(tmp_path: Path) -
     assert "Tournament #1 Cup: Swiss" in out.getvalue(), out.getvalue()
     assert await console.handle("org: /tournament create name= format=swiss")
     assert "Name the tournament" in out.getvalue()
+
+
+async def test_a_tournament_number_may_be_typed_bare(tmp_path: Path) -> None:
+    """Issue 30 item 12: "/tournament start 99" was refused as not "#3"; 3, #3 and
+    tournament=3 all name the tournament."""
+    storage = await opened(tmp_path / "c.sqlite3")
+    out = io.StringIO()
+    console = Console(GameService(storage, Config()), tmp_path / "boards", out=out)
+    assert await console.handle("org: /tournament create Cup format=swiss length=1")
+    assert await console.handle("org: /tournament start 99")
+    text = out.getvalue()
+    assert "takes only a tournament number (#3)" not in text
+    assert "This server has no tournament #99" in text.splitlines()[-1]
+    for typed in ("1", "#1", "tournament=1"):
+        assert await console.handle(f"org: /tournament status {typed}")
+    assert out.getvalue().count("#1 Cup: Swiss, 1-point matches — signup.") == 3
+    assert "not '1'" not in out.getvalue() and "Traceback" not in out.getvalue()

@@ -23,6 +23,7 @@ from engine.chouette import (
     apportion,
     draw_seats,
     settlement,
+    signed_points,
 )
 
 LOSE = RefusalRule.LOSE_TO_CAPTAIN
@@ -209,11 +210,32 @@ def test_apportion_keeps_the_total_and_stays_within_one(values: list[F],
     assert all(abs(o - v) < 1 for o, v in zip(out, values, strict=True))
 
 
-def test_money_is_rounded_separately_so_a_stake_of_ten_is_exact() -> None:
+def test_points_are_exact_and_a_stake_of_ten_is_exact_money() -> None:
+    # 000 'CHOUETTE': "his stake is forfeited to his partners, who share his profit or
+    # loss equally": B and C at -2 1/2 each, in points too (issue 30 item 1).
     stakes, _ = GameStakes.of_table(seated(A, B, C, D)).answer(D, False).captain_takes(
         1, FORFEIT)
     lines = settlement(stakes, True, 2, 10)
-    assert [(x.points, x.amount) for x in lines] == [(6, 60), (-2, -25), (-3, -25), (-1, -10)]
+    assert [(x.points, x.amount, x.rounded) for x in lines] == [
+        (6, 60, False), (F(-5, 2), -25, False), (F(-5, 2), -25, False), (-1, -10, False)]
+
+
+def test_money_is_rounded_only_when_a_share_times_the_stake_is_not_whole() -> None:
+    # 000 'CHOUETTE' at a stake of 1: the exact points stay, the money is rounded (the
+    # table still adds up to zero) and each line says it was.
+    stakes, _ = GameStakes.of_table(seated(A, B, C, D)).answer(D, False).captain_takes(
+        1, FORFEIT)
+    lines = settlement(stakes, True, 2, 1)
+    assert [x.points for x in lines] == [6, F(-5, 2), F(-5, 2), -1]
+    assert [x.amount for x in lines] == [6, -2, -3, -1]
+    assert [x.rounded for x in lines] == [False, True, True, False]
+    assert sum(x.amount for x in lines) == 0
+
+
+@pytest.mark.parametrize("value, text", [
+    (F(6), "+6"), (F(-5, 2), "-2 1/2"), (F(-1, 3), "-1/3"), (F(0), "0"), (F(7, 3), "+2 1/3")])
+def test_signed_points_are_written_exactly(value: F, text: str) -> None:
+    assert signed_points(value) == text
 
 
 # -------------------------------------------------------------------- seats

@@ -143,6 +143,20 @@ def test_incomplete_doubles_name_the_number_of_moves() -> None:
     assert set(info.value.candidates) == {"13/3(2)", "13/3 13/8(2)"}
 
 
+def test_an_incomplete_doublet_is_refused_in_one_sentence() -> None:
+    """Issue 30 item 12: the refusal read "You must play all four 5s: 13/3(2) or 13/3
+    13/8(2) do." (002 'MOVEMENT OF PIECES' rule 3: doubles are played four times)."""
+    with pytest.raises(IncompletePlayError) as info:
+        resolve_play(START, W, Dice(5, 5), "13/3 13/8")
+    text = str(info.value)
+    assert text.startswith("You must play all four 5s: play ") and text.endswith(".")
+    assert not text.endswith(" do.") and not text.endswith(" does.")
+    with pytest.raises(IncompletePlayError) as info:
+        resolve_play(START, W, Dice(6, 5), "24/18")
+    assert str(info.value).startswith("You must use both dice: play ")
+    assert not str(info.value).endswith("play both.")
+
+
 def test_incomplete_message_names_at_most_five_plays() -> None:
     with pytest.raises(IncompletePlayError) as info:
         resolve_play(START, W, Dice(3, 3), "8/5(2)")

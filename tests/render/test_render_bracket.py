@@ -7,7 +7,7 @@ import io
 import random
 
 from PIL import Image
-from tournament_driver import play_out, start
+from tournament_driver import play_out, start, step
 
 from engine.tournament import Bracket, Format, TournamentState
 from render.bracket import (
@@ -129,3 +129,46 @@ def test_round_robin_table_and_names_override() -> None:
     img = read(render_tournament_png(state, names=names))
     assert close(probe_row(img, table_layout(state).row_of(champion)),
                  get_theme("default").highlight)
+
+
+def test_players_through_to_round_two_are_shown_before_it_is_paired() -> None:
+    """Issue 30 item 10: the round-1 bracket left the players with a bye out of round 2
+    until round 1 ended."""
+    state = start(Format.SINGLE_ELIMINATION, 13, seed=2)
+    layout = bracket_layout(state)
+    byes = [p for p in state.pairings if p.is_bye]
+    assert byes
+    theme = get_theme("default")
+    img = read(render_tournament_png(state, truecolor=True))
+    shown = 0
+    for box in layout.boxes:
+        if box.pairing is not None or box.stage != 2:
+            continue
+        feeders = [layout.boxes[i] for i, b in enumerate(layout.boxes)
+                   if b.stage == 1 and b.slot // 2 == box.slot]
+        for side, feeder in enumerate(sorted(feeders, key=lambda b: b.slot)):
+            x0, y0, _x1, y1 = box.row(side)
+            inked = any(img.getpixel((x, y)) != theme.panel
+                        for x in range(x0 + 28, x0 + 90) for y in range(y0 + 3, y1 - 3))
+            through = feeder.pairing is not None and feeder.pairing.winner is not None
+            assert inked == through, (box.slot, side)
+            shown += through
+    assert shown == len(byes)
+
+
+def test_swiss_round_cells_name_the_opponent() -> None:
+    """Issue 30 item 9: "W 3" meant "beat seed 3" beside a # column of places: carol's
+    "W 3" read as "beat erin" (3rd) when she beat alice.  The cells name the opponent."""
+    from render.bracket import round_cells
+
+    state = step(step(start(Format.SWISS, 6, seed=3), random.Random(3)), random.Random(4))
+    names = {s.player: f"player {s.player}" for s in state.seeds}
+    cells = round_cells(state, names)
+    for p in state.pairings:
+        if p.result is None or p.a is None or p.b is None:
+            continue
+        winner, loser = p.result.winner, p.loser
+        assert winner is not None and loser is not None
+        assert cells[(winner, p.round)] == (f"W {names[loser]}", True)
+        assert cells[(loser, p.round)] == (f"L {names[winner]}", False)
+    assert all(not text.split(" ", 1)[-1].isdigit() for text, _ in cells.values())

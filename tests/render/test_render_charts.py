@@ -260,3 +260,71 @@ def test_summary_pixels_and_alt_text() -> None:
         assert f"Game {line.number}: {NAMES[line.winner]} +{line.points}" in alt
     assert "alice: not analysed" in alt and "bob: not analysed" in alt
     assert ("The cube was never turned" in alt) == (not s.cube)
+
+
+def test_a_match_graph_plots_match_winning_chances() -> None:
+    """Issue 30 item 8: in match play the equity line sat near -0.9 at move 1 with 50%
+    winning chances, on a scale that changed with the cube.  A match's graph plots the
+    match-winning chances (from each result's chances and the match equity table), on the
+    same 0-100% scale, and says so."""
+    from bot.ai.context import MatchContext
+
+    rec = sample_game(14, seed=4, doubles=0)
+    an = analyze(rec, level=INTERMEDIATE, min_mistake=0.0,
+                 context=MatchContext(length=3, score=(0, 0)))
+    assert an.supported and an.timeline
+    assert all(dp.mwc is not None and 0.0 <= dp.mwc <= 1.0 for dp in an.timeline)
+    first = an.timeline[0]
+    assert first.mwc is not None and abs(first.mwc - 0.5) < 0.15  # 0-0: near even
+    money = analyze(rec, level=INTERMEDIATE, min_mistake=0.0)
+    assert all(dp.mwc is None for dp in money.timeline)
+    data = analysis_chart(an, rec, W, NAMES)
+    assert data.match
+    assert [p.mwc for p in data.points] == [
+        dp.mwc if dp.player is W else 1 - (dp.mwc or 0.0) for dp in an.timeline]
+    img = png(render_chart(data))
+    g = geometry(data, img.width, img.height)
+    from render.chart import equity_colour
+    pts = sorted(data.points, key=lambda p: p.move)
+    # Where the two curves are furthest apart (a 3-point match at 0-0 is closer to even
+    # than the game: a single game is worth 60% / 40% of the match).
+    marks = {m.move for m in data.mistakes}
+    clear = [p for p in pts[1:-1] if all(abs(p.move - m) > 1 for m in marks)
+             and sum(q.move == p.move for q in pts) == 1]
+    probe = max(clear, key=lambda p: abs((p.mwc or 0.0) - p.win))
+    assert probe.mwc is not None and abs(probe.mwc - probe.win) > 0.02
+    near = [img.getpixel((round(g.x(probe.move)), round(g.y_win(probe.mwc)) + dy))
+            for dy in (-1, 0, 1)]
+    assert any(close(c, equity_colour(TH), 40) for c in near)
+    assert "match-winning chances" in chart_alt_text(data)
+
+
+def test_mistake_labels_stay_inside_the_plot_and_off_the_rings() -> None:
+    """Issue 30 item 8: the last marker's move number was clipped at the frame, and
+    labels sat on their circles."""
+    from render.chart import label_box, render_chart_image, ring_radius
+
+    points = tuple(ChartPoint(m, 0.97 if m > 70 else 0.5, 0.0) for m in range(1, 77))
+    mistakes = (ChartMistake(76, 0.2, True), ChartMistake(75, 0.1, False),
+                ChartMistake(1, 0.1, True))
+    data = ChartData("alice", "bob", points, mistakes, moves=76)
+    g = geometry(data)
+    x0, y0, x1, y1 = g.plot
+    rings = [mistake_xy(data, g, m) for m in mistakes]
+    r = ring_radius(g)
+    for m in mistakes:
+        bx0, by0, bx1, by1 = label_box(data, g, m)
+        assert x0 <= bx0 and bx1 <= x1 and y0 <= by0 and by1 <= y1, m
+        for cx, cy in rings:
+            nx, ny = min(max(cx, bx0), bx1), min(max(cy, by0), by1)
+            assert (nx - cx) ** 2 + (ny - cy) ** 2 >= r * r, (m, cx, cy)
+    # The pictures with and without the marks differ only inside the plot.
+    marked = render_chart_image(data)
+    plain = render_chart_image(ChartData("alice", "bob", points, (), moves=76))
+    legend_top = round(marked.height - g.unit * 1.2)
+    for y in range(0, legend_top):
+        for x in range(marked.width):
+            on_ring = any((x - cx) ** 2 + (y - cy) ** 2 <= (r + g.unit * 0.15) ** 2
+                          for cx, cy in rings)
+            if not (x0 <= x <= x1 and y0 <= y <= y1) and not on_ring:
+                assert marked.getpixel((x, y)) == plain.getpixel((x, y)), (x, y)

@@ -6,6 +6,7 @@ the layout's own counts)."""
 from __future__ import annotations
 
 import io
+import itertools
 import random
 
 import pytest
@@ -369,8 +370,51 @@ def test_chouette_panel_and_game_over_banner() -> None:
     img = decode(render_png(over))
     th = get_theme("default")
     fr = lay.frame
-    # The banner darkens the middle of the board and is framed in the highlight colour.
-    assert close(px(img, fr.board[0] + fr.unit * 0.6 + 1, fr.mid_y), th.highlight, 40)
+    # The banner darkens the middle of the board and is framed in the highlight colour,
+    # inside the playing fields (issue 30 item 11: the rails stay in sight).
+    assert close(px(img, fr.field_left[0] + fr.unit * 0.15 + 1, fr.mid_y), th.highlight, 40)
+
+
+def test_the_wins_banner_leaves_the_cube_and_the_borne_off_counts_in_sight() -> None:
+    """Issue 30 item 11: the last replay frame's banner covered the centred cube and the
+    borne-off counts on the rails; the rails are drawn exactly as without the banner."""
+    from dataclasses import replace
+
+    from render.png import render_image
+    from render.view import GameOverView, MoneyInfo, ResultKind
+
+    over = examples()["game-over"]
+    assert over.game_over is not None and over.position.count(Player.WHITE, OFF) == 15
+    view = replace(over, cube=CubeView(4), match=None, money=MoneyInfo("5/point", 4),
+                   game_over=GameOverView(Player.WHITE, ResultKind.GAMMON, 8))
+    lay = build(view)
+    assert lay.cube is not None and lay.cube.place == "centre"
+    plain = render_image(replace(view, game_over=None))
+    banner = render_image(view)
+    for rail in (lay.frame.rail_left, lay.frame.rail_right):
+        assert plain.crop(rail).tobytes() == banner.crop(rail).tobytes()
+    assert plain.crop(lay.frame.field_left).tobytes() != banner.crop(
+        lay.frame.field_left).tobytes()
+
+
+def test_a_long_title_keeps_clear_of_the_ids() -> None:
+    """Issue 30 item 11: the money game's title line ran into the Position ID."""
+    from render.layout import frame
+    from render.png import render_image
+    from render.view import MoneyInfo
+
+    view = BoardView(Position.standard(), turn=Player.WHITE, dice=(3, 1),
+                     money=MoneyInfo("1000000/point", 64), variant="Acey-Deucey (1930)",
+                     ids="Position ID 4HPwATDgc/ABMA  Match ID cAkAAAAAAAAA")
+    img = render_image(view)
+    fr = frame(img.width)
+    band = img.crop(fr.title)
+    th = get_theme("default")
+    inked = [x for x in range(band.width)
+             if any(not close(band.getpixel((x, y)), th.background, 30)  # type: ignore[arg-type]
+                    for y in range(band.height))]
+    gaps = [b - a for a, b in itertools.pairwise(inked)]
+    assert max(gaps) >= 0.6 * fr.unit  # a clear gap between the two texts
 
 
 def test_unknown_theme_is_refused() -> None:

@@ -85,7 +85,7 @@ def test_text_board_variants_chouette_and_game_over() -> None:
     assert "Dan (dropped)" in text_board(ex["chouette"])
     assert "Game over: Alice wins a gammon, 4 points" in text_board(ex["game-over"])
     offered = text_board(ex["double-offered"])
-    assert "Bob doubles to 4; Alice to take or pass" in offered
+    assert "Bob doubles to 4; Alice to take or drop" in offered
 
 
 def test_text_board_tall_stack_and_bar() -> None:

@@ -211,7 +211,8 @@ async def test_decline_in_the_parent_and_two_challenges_point_to_the_latest(
     declined = await service.decline(PARENT, BLACK)  # now one waits: decline it
     assert declined.ok and "bob declines the challenge" in declined.text
     gone = await service.accept(PARENT, BLACK)
-    assert not gone.ok and gone.text.startswith("There is no game in this channel")
+    # Issue 30 item 12: a challenge is what /accept looks for.
+    assert not gone.ok and gone.text.startswith("There is no challenge waiting in this channel")
 
 
 async def test_console_writes_the_thread_a_reply_points_to(tmp_path: Path) -> None:

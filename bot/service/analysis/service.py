@@ -108,8 +108,9 @@ class Analysis:
         if actor.id not in (row.white_id, row.black_id):
             return Reply.refuse("Only the players of this game can ask for a hint.")
         if not loaded.state.hints:
-            return Reply.refuse("Hints are off in this rated match: both players must enable "
-                                "them when it starts (/challenge ... hints:on).")
+            return Reply.refuse("Hints are off in this rated match: both players must agree "
+                                "to them when it starts (the hints option of /challenge, "
+                                "accepted by the opponent).")
         player = Player.WHITE if actor.id == row.white_id else Player.BLACK
         if game is None or game.awaiting is not player:
             return Reply.refuse("A hint is for your own decision: wait for your turn.")
@@ -154,7 +155,8 @@ class Analysis:
                 scope = await channel_games(tx, place)
                 if expect is not None and scope.games[-1].match.id != expect.match_id:
                     raise Refusal("That button is for an earlier match in this channel: "
-                                  "/analyze match:true looks at this one's games.")
+                                  "/analyze with its match option looks at this one's "
+                                  "games.")
                 if whole_match:
                     targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
                     if not targets:

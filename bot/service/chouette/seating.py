@@ -43,6 +43,7 @@ from engine.chouette import (
     Table,
     TableOptions,
     settlement,
+    signed_points,
 )
 from engine.game import Game, Phase
 from engine.player import Player
@@ -227,6 +228,11 @@ class ChouetteSeating:
                 continue
             state = StakeState.DROPPED if s.stand is Stand.RETIRED else (
                 StakeState.OWNS_CUBE if team_cube else StakeState.IN)
+            # His own answer to the box's double, shown until the captain's closes it
+            # (issue 30 item 6: a partner who dropped was shown "in").
+            answer = stakes.answer_of(s.user) if game.phase is Phase.DOUBLED else None
+            if answer is not None and s.stand is not Stand.RETIRED:
+                state = StakeState.TAKES if answer else StakeState.DROPS
             rows.append((self.name(work, s.user), state))
         for u in stakes.box_side[1:]:
             rows.append((f"{self.name(work, u)} (with box)", StakeState.IN))
@@ -333,9 +339,17 @@ class ChouetteSeating:
         parts = []
         for line in lines:
             role = roles.get(line.user)
-            money = f" ({line.amount:+d})" if stake not in (0, 1) else ""
+            money = ""
+            if line.rounded:
+                money = f" ({line.amount:+d}, exactly {signed_points(line.exact_amount)})"
+            elif stake not in (0, 1):
+                money = f" ({line.amount:+d})"
             parts.append(f"{self.name(work, line.user)}"
-                         + (f" ({role})" if role else "") + f" {line.points:+d}{money}")
+                         + (f" ({role})" if role else "") + f" {signed_points(line.points)}"
+                         + money)
         unit = f"; stake {stake} a point" if stake else ""
+        if any(line.rounded for line in lines):
+            unit += ("; money in whole units, rounded so that the table adds up to zero "
+                     "(the largest fractions first)")
         return f"Settlement of chouette game {number}{unit}: " + ", ".join(parts) + "."
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from bot.config import Config
@@ -48,7 +49,15 @@ from bot.storage.interface import (
     Transaction,
     clean_text,
 )
-from engine.chouette import Draw, GameStakes, Stand, Table, TableOptions, draw_seats
+from engine.chouette import (
+    Draw,
+    GameStakes,
+    Stand,
+    Table,
+    TableOptions,
+    draw_seats,
+    signed_points,
+)
 from engine.errors import BackgammonError
 from engine.game import Phase
 from engine.player import Player
@@ -66,6 +75,14 @@ def need(crow: ChouetteRow | None) -> ChouetteRow:
     if crow is None:
         raise Refusal("There is no chouette in this channel: open one with /chouette open.")
     return crow
+
+
+def points_note(points: Fraction | None, stake: int) -> str:
+    """", points -2 1/2" after a money total when the points are not the money (a stake
+    other than 1, or a share that is not whole: issue 30 item 1)."""
+    if points is None or (stake == 1 and points.denominator == 1):
+        return ""
+    return f" ({signed_points(points)} points)"
 
 
 def members(table: Table) -> list[tuple[int, int | None]]:
@@ -376,6 +393,7 @@ class ChouetteService:
             crow = need(crow)
             table = await load_table(tx, crow)
             totals = await tx.chouette_totals(crow.id)
+            points = await tx.chouette_points(crow.id)
             games = TableState.from_dict(crow.state).games
             lines = [f"Chouette ({crow.status}), {games} game(s) played. "
                      f"Table: {'; '.join(table.options.describe())}."]
@@ -384,11 +402,13 @@ class ChouetteService:
                 name = user.name if user else str(member.user)
                 throw = f", threw {member.throw}" if member.throw is not None else ""
                 lines.append(f"{i}. {name} ({table.role(member.user)}{throw}) "
-                             f"{totals.get(member.user, 0):+d}")
+                             f"{totals.get(member.user, 0):+d}"
+                             + points_note(points.get(member.user), table.options.stake))
             gone = [u for u in totals if u not in table.users]
             for u in gone:
                 user = await tx.get_user(u)
-                lines.append(f"   {user.name if user else u} (left) {totals[u]:+d}")
+                lines.append(f"   {user.name if user else u} (left) {totals[u]:+d}"
+                             + points_note(points.get(u), table.options.stake))
             work = await self._game_work(tx, crow, actor)
             if work is not None and work.game is not None:
                 seating = self.seating

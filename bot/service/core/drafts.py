@@ -15,7 +15,7 @@ from engine.interpret import partial_board
 from engine.move import Move
 from engine.position import Position
 from engine.steps import Partial, Steps
-from engine.variant import StandardBackgammon
+from engine.variant import Stage, StandardBackgammon
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,15 +28,61 @@ class DraftShown:
     """The whole play, when it waits for Confirm (drawn as the last play)."""
 
 
+def _phase_shown(game: Game) -> Phase:
+    """The phase whose dice are shown: while an offer to resign waits, the phase it
+    interrupted (the mover keeps his dice on the board: issue 30 item 2)."""
+    if game.phase is Phase.RESIGNATION and game.suspended is not None:
+        return game.suspended
+    return game.phase
+
+
+def _stage(game: Game) -> Stage | None:
+    """The stage being played (also under an offer to resign)."""
+    step = game.step
+    return step if isinstance(step, Stage) and _phase_shown(game) is Phase.PLAY else None
+
+
 def shown_dice(game: Game) -> tuple[int, int] | None:
     """The dice the board shows: those of the stage being played (the reverse side of a
     doublet, the doublet named after acey-deucy), else the throw."""
-    if game.phase not in (Phase.PLAY, Phase.CHOICE) or game.dice is None:
+    if _phase_shown(game) not in (Phase.PLAY, Phase.CHOICE) or game.dice is None:
         return None
-    stage = game.stage
+    stage = _stage(game)
     if stage is not None and len(stage.dice) >= 2:
         return stage.dice[0], stage.dice[1]
     return game.dice.first, game.dice.second
+
+
+def stage_kind(stage: Stage | None, thrown: Dice | None) -> str:
+    """How the dice of ``stage`` came when they are not the throw ``thrown``: "named"
+    (the doublet named after acey-deucy), "reverse side" (the second stage of a
+    doublet), "" (the throw itself)."""
+    if stage is None or thrown is None or sorted(stage.dice) == sorted(thrown.moves()):
+        return ""
+    if "named" in stage.label:
+        return "named"
+    if "reverse side" in stage.label:
+        return "reverse side"
+    return ""
+
+
+def shown_stage(game: Game) -> tuple[str, tuple[int, int] | None]:
+    """(how the dice shown came, the throw they come from) for the board: ("", None) for a
+    plain throw (issue 30 item 4)."""
+    dice = game.dice
+    if dice is None:
+        return "", None
+    kind = stage_kind(_stage(game), dice)
+    return kind, ((dice.first, dice.second) if kind else None)
+
+
+def choice_dice_used(game: Game) -> tuple[bool, ...]:
+    """While the doublet after acey-deucy is being chosen, the 1 and 2 already played are
+    greyed (issue 30 item 4)."""
+    choice = game.pending_choice
+    if choice is None or choice.kind != "doublet" or game.dice is None:
+        return ()
+    return (True, True)
 
 
 def stage_owed(game: Game) -> bool:

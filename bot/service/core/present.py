@@ -15,6 +15,7 @@ from engine.game import Action as GameAction
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
+from engine.variant import StandardBackgammon
 
 _BUTTONS = {GameAction.ROLL: (Action.ROLL, "Roll"), GameAction.DOUBLE: (Action.DOUBLE, "Double"),
             GameAction.TAKE: (Action.TAKE, "Take"), GameAction.DROP: (Action.DROP, "Drop"),
@@ -65,6 +66,8 @@ def turn_line(work: Work, game: Game, waiting: Player) -> Notice:
         return notice(who, f" to play {stage_text(game)}.")
     if game.phase is Phase.CHOICE and game.pending_choice is not None:
         return notice(who, f": {game.pending_choice.prompt}")
+    if not game.may_double(waiting):
+        return notice("It's ", who, "'s turn: roll.")
     return notice("It's ", who, "'s turn: roll or double.")
 
 
@@ -147,8 +150,11 @@ def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
             work.notify.append(turn_line(work, game, waiting))
         shown = work.seating.decorate(work, game, shown)
     elif row.status is MatchStatus.FINISHED and row.chouette_id is None:
-        shown = (Button(Action.REMATCH, "Rematch", players(work)),)
-        if analysis and row.variant == "standard":  # (the network knows no variant)
+        # No [Rematch] after a tournament's match, no analysis of a variant (the network
+        # knows standard backgammon only): issue 30 item 14.
+        if work.rematch:
+            shown = (Button(Action.REMATCH, "Rematch", players(work)),)
+        if analysis and row.variant == StandardBackgammon.name:
             shown += (Button(Action.ANALYZE, "Analyse the match", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,

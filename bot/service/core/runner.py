@@ -81,6 +81,8 @@ class NoGameHere(Refusal):
 
 
 NO_GAME = "There is no game in this channel. Start one with /challenge @user."
+NO_CHALLENGE = ("There is no challenge waiting in this channel: challenges are answered "
+                "where they were made (/challenge @user to make one).")
 
 
 def result_from_dict(data: dict[str, Any]) -> Result:
@@ -199,7 +201,8 @@ class ActionRunner:
         """The channel's open match, or a refusal saying why there is none to act on."""
         row = await tx.open_match_in_channel(place.channel_id)
         if row is None or row.guild_id != place.guild_id:
-            raise NoGameHere(NO_GAME)
+            # Answering a challenge where none waits says that (issue 30 item 12).
+            raise NoGameHere(NO_CHALLENGE if MatchStatus.ACTIVE not in statuses else NO_GAME)
         if row.status not in statuses:
             if row.status is MatchStatus.CHALLENGED:
                 raise Refusal("The challenge here has not been accepted yet: "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.names import display_name
 from bot.service.core.replies import Mention, Refusal
 
 MAX_ID = 2**63 - 1
@@ -38,6 +39,11 @@ class Actor:
     id: int
     name: str
     is_bot: bool = False
+
+    def __post_init__(self) -> None:
+        # Names are neutralised where they enter (issue 30 item 15): no bidi control or
+        # invisible character reaches a text, a picture or a file.
+        object.__setattr__(self, "name", display_name(self.name, str(self.id)))
 
     @property
     def mention(self) -> Mention:

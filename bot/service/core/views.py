@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.service.core.drafts import DraftShown, shown_dice
+from bot.service.core.drafts import DraftShown, choice_dice_used, shown_dice, shown_stage
 from bot.service.core.replies import Board
 from engine.game import Game, Phase
 from engine.gnubgid import (
@@ -20,7 +20,7 @@ from engine.move import Play
 from engine.player import Player
 from engine.position import Position
 from engine.record import PlayMade
-from engine.scoring import EndReason
+from engine.scoring import EndReason, ResultKind
 from engine.variant import StandardBackgammon
 from render.view import (
     BoardView,
@@ -32,6 +32,7 @@ from render.view import (
     MoneyInfo,
     Partner,
     PlayerInfo,
+    ResignationView,
     StakeState,
 )
 from render.view import ResultKind as ViewResultKind
@@ -73,11 +74,19 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
         players = (PlayerInfo(names[0], note=notes[0]), PlayerInfo(names[1], note=notes[1]))
     cube: CubeView | None = None
     if game.cube_in_use or game.cube.value > 1:
-        offered = game.cube.offer.answerer if (
-            game.phase is Phase.DOUBLED and game.cube.offer is not None) else None
-        # During a pending double the cube still shows the value before it.
-        cube = CubeView(value=game.cube.value, owner=game.cube.owner, offered_to=offered)
+        offer = game.cube.offer if game.phase is Phase.DOUBLED else None
+        offered = offer.answerer if offer is not None else None
+        # During a pending double the cube still shows the value before it; a beaver is
+        # shown as one (issue 30 item 5).
+        cube = CubeView(value=game.cube.value, owner=game.cube.owner, offered_to=offered,
+                        beaver=offer is not None and offer.beaver)
     dice = shown_dice(game)
+    dice_stage, thrown = shown_stage(game)
+    resignation = None
+    if game.phase is Phase.RESIGNATION and game.resignation is not None:
+        # The mover keeps his dice; the offer is drawn (issue 30 item 2).
+        resignation = ResignationView(game.resignation.player,
+                                      ViewResultKind(ResultKind(game.resignation.kind).label))
     match_info = None
     money = None
     if isinstance(session, Match):
@@ -99,17 +108,21 @@ def board_view(game: Game, session: Session, names: tuple[str, str], *,
         position=draft.position if draft is not None else game.position,
         geometry=tuple(game.variant.opposite),
         viewer=viewer,
-        turn=game.awaiting if game.awaiting is not None else game.turn,
+        turn=(game.turn if resignation is not None or game.awaiting is None
+              else game.awaiting),
         players=players,
         cube=cube,
         dice=dice,
-        dice_used=draft.dice_used if draft is not None else (),
+        dice_used=draft.dice_used if draft is not None else choice_dice_used(game),
         match=match_info,
         money=money,
         last_play=shown_last,
         variant=variant_title,
         game_over=over,
         chouette=chouette,
+        resignation=resignation,
+        dice_stage=dice_stage,
+        thrown=thrown,
     )
 
 

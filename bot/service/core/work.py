@@ -118,6 +118,8 @@ class Work:
     """Set by a play that may be taken back: how many last events not to store yet."""
     base: Game | None = None
     """With ``hold``: the game before that play."""
+    rematch: bool = True
+    """A finished match offers [Rematch] (not a tournament's: issue 30 item 14)."""
 
     def keep(self) -> int:
         """How many of the last events of the game are not to be stored (yet)."""

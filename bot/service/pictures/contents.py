@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from bot.service.core.drafts import stage_kind
 from bot.service.core.views import board_view, scores
 from engine.game import Game, Phase
 from engine.match import Match, Session
@@ -131,6 +132,18 @@ def replay_frames(record: GameRecord, names: tuple[str, str], session: Session, 
                 assert isinstance(event, Roll)
                 throw = event.dice
             dice = (throw.first, throw.second)
+            # The second stage of a doublet, or the doublet named after acey-deucy, is
+            # labelled with its own dice, as /history does (issue 30 item 3).
+            stage = before.stage if isinstance(event, PlayMade) else None
+            kind = stage_kind(stage, throw)
+            how = ""
+            if kind and stage is not None:
+                how = (f" ({kind} after {dice[0]}-{dice[1]})" if kind == "named"
+                       else f" ({kind} of {dice[0]}-{dice[1]})")
+                thrown: tuple[int, int] | None = dice
+                dice = (stage.dice[0], stage.dice[1])
+            else:
+                thrown = None
             if isinstance(event, PlayMade) and event.moves:
                 text = game.variant.format_play(
                     Play(event.moves, tuple(m.distance for m in event.moves), game.position))
@@ -139,8 +152,8 @@ def replay_frames(record: GameRecord, names: tuple[str, str], session: Session, 
                 text, last = "cannot move", None
             view = board_view(game, session, names, viewer=viewer, chouette=chouette)
             view = replace(view, turn=mover, dice=dice, dice_used=(), last_play=last,
-                           game_over=None)
-            caption = f"{count}. {names[mover]} {dice[0]}-{dice[1]}: {text}"
+                           game_over=None, dice_stage=kind, thrown=thrown, resignation=None)
+            caption = f"{count}. {names[mover]} {dice[0]}-{dice[1]}{how}: {text}"
             frames.append(ReplayFrame(view, caption, FrameKind.PLAY, count))
         elif isinstance(event, _CUBE_EVENTS):
             assert mover is not None
@@ -202,8 +215,9 @@ def analysis_chart(analysis: GameAnalysis, record: GameRecord, player: Player,
     points = []
     for dp in analysis.timeline:
         mine = dp.player is player
+        mwc = None if dp.mwc is None else (dp.mwc if mine else 1.0 - dp.mwc)
         points.append(ChartPoint(numbers[dp.event_index], dp.win if mine else 1.0 - dp.win,
-                                 dp.equity if mine else -dp.equity))
+                                 dp.equity if mine else -dp.equity, mwc))
     mistakes = tuple(
         ChartMistake(numbers[m.event_index], m.equity_lost, m.player is player, m.kind,
                      m.played, m.best)

@@ -48,8 +48,12 @@ class AutoPlay:
     def __init__(self, endings: Endings) -> None:
         self.endings = endings
 
-    async def auto(self, work: Work) -> None:
-        """Do what needs no decision; stop when a player must decide."""
+    async def auto(self, work: Work, *, roll_waits: Player | None = None) -> None:
+        """Do what needs no decision; stop when a player must decide.
+
+        ``roll_waits``: the player whose throw, when his turn comes after the play just
+        made, waits for him even if he may not double -- the play can be taken back until
+        he rolls, as when he could double (issue 30 item 17)."""
         for _ in range(MAX_STEPS):
             game = work.game
             if game is None or game.is_finished:
@@ -57,6 +61,9 @@ class AutoPlay:
             if game.phase is Phase.OPENING:
                 opening(work)
                 continue
+            if (game.phase is Phase.ROLL and game.turn is not None
+                    and game.turn is roll_waits and not game.extra_throw):
+                return
             if game.phase is Phase.ROLL and game.turn is not None and (
                     game.extra_throw or not game.may_double(game.turn)):
                 dice = Dice(work.draw(), work.draw())

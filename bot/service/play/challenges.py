@@ -181,8 +181,11 @@ class Challenges:
             return made
         terms = (f"a {length}-point match" if length else
                  ("money play" + (f" at {stake} a point" if stake else "")))
+        lines = variant_cls().rule_lines(rule_options, money=not length)
+        if hints and rated and ai_level is None:  # issue 30 item 14: say what was agreed
+            lines = [*lines, "hints: on (either player may ask /hint; accepting agrees)"]
         text = (f"{actor.name} challenges {opponent.name} to {terms} of {variant_cls.title}.\n"
-                f"Rules: {'; '.join(variant_cls().rule_lines(rule_options, money=not length))}.")
+                f"Rules: {'; '.join(lines)}.")
         if ai_level is not None:
             assert self.ai_actor is not None
             started = await self.accept(place, self.ai_actor)

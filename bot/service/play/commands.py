@@ -233,7 +233,13 @@ class Commands:
         work.game = game.play(play, player)
         work.lines.append(f"{work.name(player)} plays {play_text(game, play)}.")
         await self.autoplay.after_play(work)
-        await self.autoplay.auto(work)
+        # The opponent's throw waits for him (his Roll button), also when he may not
+        # double: the play can be taken back until then, the same window for everyone
+        # (issue 30 item 17).  The AI takes no play back: after its play the throw is
+        # automatic as before.
+        ai = work.state.ai.user if work.state.ai is not None else None
+        waits = player.other if work.user(player) != ai else None
+        await self.autoplay.auto(work, roll_waits=waits)
         takeback.hold_play(work, player, game, game_id)
 
     async def undo(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
@@ -292,6 +298,10 @@ class Commands:
             game = expect_turn(work, player)
             if game.phase is not Phase.CHOICE:
                 raise Refusal("There is no choice to make now.")
+            pending = game.pending_choice
+            if not option.strip() and pending is not None:  # issue 30 item 12
+                raise Refusal(f"{pending.prompt} Name one: /choose "
+                              + " | ".join(pending.options) + ".")
             picked = clean(option, "choice")
             work.game = game.choose(picked, player)
             work.lines.append(f"{work.name(player)} chooses {picked}.")

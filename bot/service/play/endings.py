@@ -219,5 +219,8 @@ class Endings:
         work.game_row = row
         work.stored = 0
         work.dice = self.runner.dice(seed, 0)
-        work.lines.append(f"Game {number} begins. Dice commitment (SHA-256 of the secret seed): "
+        # The number players see, as /verify takes it: a chouette table's own game number
+        # (issue 30 item 7), else the game's number in its match or session.
+        shown = work.state.chouette.game if work.state.chouette is not None else number
+        work.lines.append(f"Game {shown} begins. Dice commitment (SHA-256 of the secret seed): "
                           f"{row.seed_hash}.")

@@ -97,7 +97,25 @@ class Sessions:
         if expect is not None and expect.match_id is not None and row.id != expect.match_id:
             raise Refusal("That button belongs to an earlier match in this channel: the "
                           "channel has moved on.")
-        if row.status in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE):
+        if row.status is MatchStatus.CHALLENGED:
+            # A challenge (a rematch's, maybe) waits here: say so (issue 30 item 12).
+            challenger = await tx.get_user(row.white_id)
+            challenged = await tx.get_user(row.black_id)
+            who = (challenger.name if challenger else str(row.white_id),
+                   challenged.name if challenged else str(row.black_id))
+            if actor.id == row.black_id:
+                raise Refusal(f"{who[0]}'s challenge to you is waiting here: /accept or "
+                              "/decline it.")
+            if actor.id == row.white_id:
+                raise Refusal(f"Your challenge to {who[1]} is waiting for an answer here "
+                              "(/cancel withdraws it).")
+            raise Refusal(f"{who[0]}'s challenge to {who[1]} is waiting for an answer here; "
+                          "/rematch is for the players of a finished match: /challenge "
+                          "someone yourself.")
+        if row.status is MatchStatus.ACTIVE:
+            if actor.id not in (row.white_id, row.black_id):
+                raise Refusal("A match is being played here, and /rematch is for its "
+                              "players once it ends: /challenge someone yourself.")
             raise Refusal("The match here is not over yet: /rematch is for after it ends.")
         if row.status is not MatchStatus.FINISHED:
             raise Refusal("The last challenge here was not played: /challenge again.")

@@ -14,6 +14,7 @@ Books are named as players know them ("Boyden 1930, ch.12"), never by file.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bot.config import Config
 from bot.service.core.limits import check_options, quoted
@@ -21,6 +22,7 @@ from bot.service.core.replies import Refusal, Reply
 from bot.service.core.values import Place, bad_ids
 from bot.service.settings.service import SettingsService
 from bot.storage.interface import MatchStatus, Storage, StorageError
+from engine.chouette import TableOptions
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
 from engine.variant import Variant, get_variant
@@ -34,6 +36,8 @@ class InForce:
     rules: RuleOptions
     money: bool | None
     what: str
+    table: tuple[str, ...] = ()
+    """A chouette table's own rules (refusals, captain, cap: issue 30 item 14)."""
 
 
 def rule_text(inforce: InForce, *, ai: bool) -> str:
@@ -43,9 +47,11 @@ def rule_text(inforce: InForce, *, ai: bool) -> str:
     lines = [f"**{variant.title}** — {inforce.what}"]
     lines.extend(f"- {line}" for line in own)
     lines.append("Options: " + "; ".join(variant.rule_lines(rules, money=inforce.money)) + ".")
+    if inforce.table:
+        lines.append("Chouette table: " + "; ".join(inforce.table) + ".")
     if variant.sources:
         lines.append("Rule books: " + ", ".join(variant.sources) + ".")
-    if ai:
+    if ai and not inforce.table:  # the bot does not sit at a chouette table
         lines.append(
             "Against the bot: its backgammon network (bgsage) at the level you choose."
             if variant.name == "standard" else
@@ -54,6 +60,11 @@ def rule_text(inforce: InForce, *, ai: bool) -> str:
             "weaker here than in standard backgammon.")
     lines.append("Choose them per game with the options of /challenge or /chouette open.")
     return "\n".join(lines)
+
+
+def table_lines(rules: dict[str, Any]) -> tuple[str, ...]:
+    """A chouette table's own options as /chouette status says them."""
+    return tuple(TableOptions.from_dict(rules["options"]).describe())
 
 
 class RuleBook:
@@ -104,11 +115,16 @@ class RuleBook:
                 state = "challenge" if row.status is MatchStatus.CHALLENGED else "game"
                 what = (f"the rules of the {kind} in this channel"
                         if state == "game" else f"the rules of the {kind} challenged here")
+                table: tuple[str, ...] = ()
+                if row.chouette_id is not None:
+                    at = await tx.get_chouette(row.chouette_id)
+                    table = table_lines(at.rules) if at is not None else ()
                 return InForce(get_variant(row.variant)(), RuleOptions.from_dict(row.rules),
-                               row.length == 0, what)
+                               row.length == 0, what, table)
             crow = await tx.open_chouette_in_channel(place.channel_id)
             if crow is not None and crow.guild_id == place.guild_id:
                 return InForce(get_variant(str(crow.rules["variant"]))(),
                                RuleOptions.from_dict(crow.rules["rules"]), True,
-                               "the rules of this channel's chouette table")
+                               "the rules of this channel's chouette table",
+                               table_lines(crow.rules))
         return None

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.names import pad
 from bot.service.core.replies import Picture, PictureKind, Reply
 from bot.service.core.values import Actor, Place, bad_ids
 from bot.service.records import ratings
@@ -19,7 +20,7 @@ from bot.service.standings.form import (
     pr_board_line,
     puzzle_board_line,
 )
-from bot.storage.interface import Storage, Transaction
+from bot.storage.interface import MatchStatus, Storage, Transaction
 
 MAX_PAGE = 100_000
 RECENT = 8
@@ -32,6 +33,26 @@ class Standings:
 
     def __init__(self, storage: Storage) -> None:
         self.storage = storage
+
+    async def in_progress(self, guild_id: int) -> list[tuple[int, str]]:
+        """(channel, what waits there) of the server's challenges and matches in progress
+        (the console lists them when it starts again: issue 30 item 16)."""
+        out: list[tuple[int, str]] = []
+        async with self.storage.snapshot() as tx:
+            for row in await tx.open_matches_in_guild(guild_id):
+                names = []
+                for user in (row.white_id, row.black_id):
+                    found = await tx.get_user(user)
+                    names.append(found.name if found else str(user))
+                if row.chouette_id is not None:
+                    what = f"chouette game, {names[0]} in the box against {names[1]}"
+                elif row.status is MatchStatus.CHALLENGED:
+                    what = f"{names[0]} challenges {names[1]} (waiting for an answer)"
+                else:
+                    terms = (f"{row.length}-point match" if row.length else "money play")
+                    what = f"{names[0]} v {names[1]}, {terms}"
+                out.append((row.channel_id, what))
+        return out
 
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
@@ -133,7 +154,8 @@ class Standings:
     @staticmethod
     def _board_line(r: dict[str, Any], order: str, established: int) -> str:
         mark = "*" if r["experience"] < established else " "
-        return (f"{r['rank']:>3}. {r['name']:<20} rating {r['rating']:7.1f}{mark} "
+        # Padded by display width: a wide emoji takes two columns (issue 30 item 16).
+        return (f"{r['rank']:>3}. {pad(r['name'], 20)} rating {r['rating']:7.1f}{mark} "
                 f"exp {r['experience']:>4}  wins {r['wins']:>3}/{r['played']:<3} "
                 f"balance {r['balance']:+d}")
 
@@ -154,7 +176,8 @@ class Standings:
             f"{s['games']} won",
             f"gammons won {s['gammons_won']}, lost {s['gammons_lost']}; backgammons won "
             f"{s['backgammons_won']}, lost {s['backgammons_lost']}",
-            f"cube: doubles {s['doubles']}, takes {s['takes']}, drops {s['drops']}",
+            f"cube: doubles {s['doubles']}, takes {s['takes']}, drops {s['drops']}, "
+            f"beavers {s.get('beavers', 0)}",
         ]
         if s["rating_history"]:
             trail = " → ".join(f"{after:.0f}" for _, after in s["rating_history"][-8:])

@@ -16,7 +16,7 @@ from typing import Any
 from bot.service.core.replies import MessageRef, Refusal
 from bot.service.core.values import MAX_ID, Actor, Place
 from bot.storage.interface import TournamentRow, TournamentStatus, Transaction
-from engine.tournament import Pairing, TournamentConfig, TournamentState
+from engine.tournament import Pairing, Reason, TournamentConfig, TournamentState
 
 OPEN = tuple(s.value for s in TournamentStatus if s.is_open)
 STARTED = (TournamentStatus.RUNNING, TournamentStatus.PAUSED)
@@ -217,5 +217,7 @@ def pairing_line(data: TournamentData, p: Pairing) -> str:
     won, lost = p.points_of(r.winner)
     score = f" {won}-{lost}" if (won, lost) != (0, 0) else ""
     note = data.note(p.id)
+    if r.reason is Reason.PLAYED and note:  # "(the last game resigned)": issue 30 item 10
+        return text + f": {data.name(r.winner)} won{score} ({note})"
     return (text + f": {data.name(r.winner)} won{score} ({r.reason.value}"
             + (f": {note}" if note else "") + ")")

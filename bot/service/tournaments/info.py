@@ -107,7 +107,12 @@ class TournamentInfo:
                                 "/tournament status lists who signed up."), None
         names = {str(e.user): e.name for e in loaded.data.entrants}
         kind = "bracket" if state.format.elimination else "standings"
-        return (Reply(ok=True, text=f"{loaded.title}: the {kind} after round {state.round}.",
+        # "after round N" only once round N is over (issue 30 item 10).
+        when = ("at the end" if state.finished else
+                f"during round {state.round}" if any(p.result is None
+                                                     for p in state.current_pairings)
+                else f"after round {state.round}")
+        return (Reply(ok=True, text=f"{loaded.title}: the {kind} {when}.",
                       tournament_id=loaded.row.id),
                 BracketPicture(state, names, loaded.title))
 

@@ -201,6 +201,7 @@ class TournamentPlay:
         link = await work.tx.match_pairing(work.row.id)
         if link is None:
             return
+        work.rematch = False  # the tournament pairs the next match (issue 30 item 14)
         tournament_id, pairing_id = link
         row = await work.tx.lock_tournament(tournament_id)
         if row is None or row.status not in STARTED:
@@ -221,7 +222,15 @@ class TournamentPlay:
         reason = Reason.PLAYED if played else Reason.FORFEIT
         new_state = state.record_result(pairing_id, str(work.user(winner)), (won, lost),
                                         reason)
-        new = replace(data, engine=new_state,
+        kept = data.notes
+        if played and last is not None and last.reason is not EndReason.BORNE_OFF:
+            # How the deciding game ended, so the result does not read as a game played
+            # out (issue 30 item 10: a resignation showed as "(played)").
+            how = {EndReason.RESIGNATION: "the last game resigned",
+                   EndReason.DROP: "the last game's double refused"}.get(last.reason)
+            if how:
+                kept = (*kept, (pairing_id, how))
+        new = replace(data, engine=new_state, notes=kept,
                       claims=tuple(c for c in data.claims if c.pairing != pairing_id))
         changes: dict[str, Any] = {}
         if new_state.finished:

@@ -40,6 +40,7 @@ from bot.service.core.values import Actor, Place, bad_ids
 from bot.service.play.challenges import Challenges, defaults_for
 from bot.service.settings.service import SettingsService, refuse_channel
 from bot.service.settings.table import ServerSettings
+from bot.service.tournaments import lots
 from bot.service.tournaments.data import (
     Loaded,
     Settings,
@@ -285,12 +286,19 @@ class Tournaments:
                          f"{s.seed}. {s.entrant.display}"
                          + (f" ({s.entrant.rating:.0f})" if s.entrant.rating is not None
                             else " (unrated)") for s in state.seeds) + "."]
+            # The seed is revealed whether or not a tie needed it, with the command that
+            # recomputes the whole seeding (issue 30 item 13).
             if dice.drawn:
                 lines.append(
                     f"Ties were broken by lot: {dice.drawn} dice from the seed "
                     f"{data.lot_seed} (SHA-256 {data.lot_hash}, published at creation); "
                     f"`python -m bot.service.core.fairdice {data.lot_seed} {data.lot_hash} "
                     f"{dice.drawn}` recomputes them.")
+            else:
+                lines.append(f"No tie needed a lot. The lot seed was {data.lot_seed} (SHA-256 "
+                             f"{data.lot_hash}, published at creation).")
+            lines.append(f"Anyone can recompute the seeding: "
+                         f"`{lots.command(data.lot_seed, data.lot_hash, entrants)}`.")
             more, notes = round_lines(loaded, new, None)
             if saved.deadline:
                 more.append(f"Round deadline: {saved.deadline} (UTC).")

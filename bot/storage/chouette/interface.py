@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any, Protocol
 
 
@@ -62,4 +63,9 @@ class ChouetteTransaction(Protocol):
 
     async def chouette_totals(self, chouette_id: int) -> dict[int, int]:
         """Each user's money won (+) or lost (-) at this chouette so far."""
+        ...
+
+    async def chouette_points(self, chouette_id: int) -> dict[int, Fraction]:
+        """Each user's points won (+) or lost (-) at this chouette so far, exactly (a
+        share may be a half or a third: migration 0006)."""
         ...

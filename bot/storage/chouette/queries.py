@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 from bot.storage.chouette.interface import ChouetteMemberRow, ChouetteRow, ChouetteStatus
@@ -85,3 +86,12 @@ class ChouetteQueries(SqlPrimitives):
             "SELECT user_id, SUM(amount) FROM ledger WHERE chouette_id = ? GROUP BY user_id",
             (chouette_id,))
         return {int(r[0]): int(r[1]) for r in rows}
+
+    async def chouette_points(self, chouette_id: int) -> dict[int, Fraction]:
+        rows = await self._all(
+            "SELECT user_id, points, points_den FROM ledger WHERE chouette_id = ? ORDER BY id",
+            (chouette_id,))
+        out: dict[int, Fraction] = {}
+        for user, points, den in rows:
+            out[int(user)] = out.get(int(user), Fraction(0)) + Fraction(int(points), int(den))
+        return out

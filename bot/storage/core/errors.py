@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.names import display_name
+
 INT64_MIN = -(2**63)
 INT64_MAX = 2**63 - 1
 """Every integer column is a signed 64-bit integer on both backends (SQLite
@@ -98,8 +100,8 @@ def clean_text(text: str, limit: int | None = None) -> str:
     surrogate (which Python strings may carry, e.g. from a console with surrogate
     escapes): NULs are removed, surrogates become U+FFFD, other C0 control characters
     and DEL (newlines, tabs, escapes) become spaces, and the result is cut to ``limit``
-    characters when one is given.  (Bidirectional controls in display names are a
-    matter of showing them, not of storing them: see the presenters.)
+    characters when one is given.  (Display names also lose bidirectional controls and
+    invisible characters: :func:`clean_name`.)
     """
     cleaned = _CONTROL.sub(_fix_control, text) if _CONTROL.search(text) else text
     return cleaned if limit is None else cleaned[:limit]
@@ -126,9 +128,10 @@ def storable_params(params: Any) -> Any:
 
 
 def clean_name(name: str, user_id: int) -> str:
-    """A display name as both backends store it: :func:`clean_text` cut to
-    :data:`NAME_LIMIT` characters.  A name that is empty after cleaning becomes the
-    user id, as the leaderboard shows an unknown user.
+    """A display name as both backends store it: :func:`clean_text`, with bidirectional
+    controls and invisible characters removed (:func:`bot.names.display_name`, issue 30
+    item 15), cut to :data:`NAME_LIMIT` characters.  A name that is empty after cleaning
+    becomes the user id, as the leaderboard shows an unknown user.
     """
-    cleaned = clean_text(name, NAME_LIMIT)
+    cleaned = display_name(clean_text(name), "")[:NAME_LIMIT]
     return cleaned if cleaned.strip() else str(user_id)

@@ -108,6 +108,11 @@ class PlayTransaction(Protocol):
 
     async def idle_matches(self, older_than: str) -> list[MatchRow]: ...
 
+    async def open_matches_in_guild(self, guild_id: int, limit: int = 100) -> list[MatchRow]:
+        """The server's challenges and matches in progress (a chouette table's game too),
+        oldest first, at most ``limit``."""
+        ...
+
     async def matches_for_user(self, guild_id: int, user_id: int,
                                statuses: Sequence[str]) -> list[MatchRow]: ...
 

@@ -111,6 +111,12 @@ class PlayQueries(SqlPrimitives):
             (older_than,))
         return [match_row(r) for r in rows]
 
+    async def open_matches_in_guild(self, guild_id: int, limit: int = 100) -> list[MatchRow]:
+        rows = await self._all(
+            f"SELECT {MATCH_COLUMNS} FROM matches WHERE guild_id = ? "
+            "AND status IN ('challenged', 'active') ORDER BY id LIMIT ?", (guild_id, limit))
+        return [match_row(r) for r in rows]
+
     async def matches_for_user(self, guild_id: int, user_id: int,
                                statuses: Sequence[str]) -> list[MatchRow]:
         marks = ", ".join("?" for _ in statuses)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Protocol
 
 
@@ -24,9 +25,13 @@ class RatingRow:
 
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
+    """One player's result of one game.  ``points`` is exact: a chouette share may be a
+    fraction (stored as ``points`` / ``points_den``, migration 0006); ``amount`` is whole
+    units of the stake."""
+
     guild_id: int
     user_id: int
-    points: int
+    points: int | Fraction
     amount: int
     match_id: int | None = None
     game_id: int | None = None

@@ -41,10 +41,11 @@ class PlayersQueries(SqlPrimitives):
         stamp = now()
         await self._write_many(
             "INSERT INTO ledger (guild_id, user_id, match_id, game_id, chouette_id, points, "
-            "amount, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "points_den, amount, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(e.guild_id, e.user_id, e.match_id, e.game_id, e.chouette_id,
-              check_int64("the points", e.points), check_int64("the amount", e.amount),
-              stamp) for e in entries],
+              check_int64("the points", e.points.numerator),
+              check_int64("the points", e.points.denominator),
+              check_int64("the amount", e.amount), stamp) for e in entries],
         )
 
     async def balance(self, guild_id: int, user_id: int) -> int:

@@ -286,6 +286,7 @@ async def test_resignation_decline_cancel_help_and_rules(fake: FakeDiscord, host
     record = await fake.slash(carol, "help")
     text = await private(record)
     assert "/challenge" in text and "/move" in text and "/leaderboard" in text
+    assert "taken back (`/undo`) until the opponent rolls" in text  # issue 30 item 17
     record = await fake.slash(carol, "rules", variant="standard")
     assert await private(record)
 

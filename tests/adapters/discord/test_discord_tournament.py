@@ -86,7 +86,7 @@ async def test_a_tournament_from_signup_to_the_bracket(fake: FakeDiscord, tmp_pa
         # ---------------------------------------------------------------- bracket
         record = await fake.slash(carol, "tournament bracket")
         picture = await record.public()
-        assert "the bracket after round 2" in picture.content
+        assert "the bracket during round 2" in picture.content  # issue 30 item 10
         assert list(picture.files) == ["bracket.png"]
         image = Image.open(io.BytesIO(picture.files["bracket.png"]))
         image.load()

@@ -9,6 +9,7 @@ resignations, so the settlements are exact and follow the books' arithmetic.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -74,15 +75,15 @@ async def order(host: Host) -> list[int]:
         return [m.user_id for m in await tx.chouette_members(crow.id)]
 
 
-async def ledger(host: Host) -> list[tuple[int, int, int, int | None, int | None]]:
-    """(user, points, amount, game, chouette) of every ledger entry, in order."""
+async def ledger(host: Host) -> list[tuple[int, Fraction, int, int | None, int | None]]:
+    """(user, exact points, amount, game, chouette) of every ledger entry, in order."""
     db = host.games.storage.db  # type: ignore[attr-defined]
-    async with db.execute("SELECT user_id, points, amount, game_id, chouette_id FROM ledger "
-                          "ORDER BY id") as cur:
-        return [tuple(r) for r in await cur.fetchall()]
+    async with db.execute("SELECT user_id, points, points_den, amount, game_id, chouette_id "
+                          "FROM ledger ORDER BY id") as cur:
+        return [(u, Fraction(p, d), a, g, c) for u, p, d, a, g, c in await cur.fetchall()]
 
 
-async def game_result(host: Host, game_id: int) -> dict[int, int]:
+async def game_result(host: Host, game_id: int) -> dict[int, Fraction]:
     return {u: p for u, p, _, g, _ in await ledger(host) if g == game_id}
 
 
@@ -95,11 +96,11 @@ async def last_game_id(host: Host) -> int:
 
 async def assert_zero_sum_per_game(host: Host) -> None:
     """Every chouette game's ledger entries add up to zero, in points and in money."""
-    points: dict[int | None, int] = {}
+    points: dict[int | None, Fraction] = {}
     money: dict[int | None, int] = {}
     for _, p, amount, game, chouette in await ledger(host):
         assert chouette is not None and game is not None
-        points[game] = points.get(game, 0) + p
+        points[game] = points.get(game, Fraction(0)) + p
         money[game] = money.get(game, 0) + amount
     assert points and set(points.values()) == {0} and set(money.values()) == {0}
 
@@ -139,11 +140,11 @@ async def test_the_books_example_white_in_the_box_wins_a_gammon_with_two_doubles
     # share: box wins 2 (cube 2) against bob's two shares and dave's one.
     ("lose-to-captain", {1: 6, 2: 1 - 4, 3: -1, 4: -2}),
     # 000: carol's stake is forfeited to bob and dave, who share her result equally:
-    # bob and dave are each at -2.5, rounded to -2 and -3 (the earlier seat first).
-    ("forfeit-to-partners", {1: 6, 2: -2, 3: -1, 4: -3}),
+    # bob and dave are each at -2 1/2, exactly (issue 30 item 1).
+    ("forfeit-to-partners", {1: 6, 2: Fraction(-5, 2), 3: -1, 4: Fraction(-5, 2)}),
 ])
 async def test_a_partner_refuses_the_box_s_double_the_captain_takes(
-        tmp_path: Path, refusal: str, expected: dict[int, int]) -> None:
+        tmp_path: Path, refusal: str, expected: dict[int, Fraction]) -> None:
     host = await make(tmp_path, [6, 5, 4, 3, 1, 3, 6, 5, 4, 2])
     await seat(host, [ALICE, BOB, CAROL, DAVE], refusal=refusal, stake=10)
     ok(await host.games.move(HERE, BOB, "8/5 6/5"))
@@ -410,8 +411,10 @@ async def test_a_restart_in_the_middle_of_a_chouette_game_resumes_it(tmp_path: P
             "(1/2 point)") in reply.text
     ok(await again.games.resign(HERE, ALICE, "single"))
     ok(await again.games.answer_resignation(HERE, BOB, True))
-    # Team wins 2: bob and carol each +1/2 + 1.5 x 2 = 3.5 -> 4 and 3; dave -1.
-    assert await game_result(again, await last_game_id(again)) == {1: -6, 2: 4, 3: 3, 4: -1}
+    # Team wins 2: bob and carol each +1/2 + 1.5 x 2 = 3 1/2 (exact: issue 30 item 1);
+    # dave -1.
+    assert await game_result(again, await last_game_id(again)) == {
+        1: -6, 2: Fraction(7, 2), 3: Fraction(7, 2), 4: -1}
     assert await order(again) == [2, 3, 4, 1]
 
 
@@ -454,7 +457,10 @@ async def test_a_suggestion_survives_the_captain_s_automatic_roll_until_he_plays
     ok(await host.games.move(HERE, BOB, "24/13"))
     ok(await host.table.suggest(HERE, CAROL, "13/9 13/10 if 4-3"))
     ok(await host.games.roll(HERE, ALICE))
-    reply = ok(await host.games.move(HERE, ALICE, "24/13"))  # then bob's roll is automatic
+    ok(await host.games.move(HERE, ALICE, "24/13"))
+    # bob may not double, but his throw waits for him while alice may take her play back
+    # (issue 30 item 17); he rolls.
+    reply = ok(await host.games.roll(HERE, BOB))
     assert "bob rolled 4-3" in reply.text
     assert "Suggestions for the captain bob: carol: 13/9 13/10 if 4-3" in reply.text
     reply = ok(await host.games.move(HERE, BOB, "13/9 13/10"))
@@ -506,3 +512,93 @@ async def test_board_at_a_chouette_names_the_box_and_captain_not_a_two_player_se
                      f"{names[captain]} and the team; /chouette status shows the seats and "
                      "the table's standings.")
     assert "Session after" not in board.text
+
+
+# ------------------------------------------- issue 30 ("What a new player met, third round")
+
+async def test_a_forfeited_share_is_shared_equally_and_stored_exactly(tmp_path: Path) -> None:
+    """Item 1.  000 'CHOUETTE': "his stake is forfeited to his partners, who share his
+    profit or loss equally".  alice in the box, bob captain, partners carol and dave; the
+    box doubles, dave drops, carol and bob take, the box wins: bob and carol -2 1/2 each."""
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 3, 6, 5, 4, 2])
+    await seat(host, [ALICE, BOB, DAVE, CAROL], refusal="forfeit-to-partners", stake=10)
+    ok(await host.games.move(HERE, BOB, "8/5 6/5"))
+    ok(await host.games.double(HERE, ALICE))
+    ok(await host.games.drop(HERE, DAVE))
+    ok(await host.games.take(HERE, CAROL))
+    ok(await host.games.take(HERE, BOB))
+    ok(await host.games.resign(HERE, BOB, "single"))
+    reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
+    assert ("alice (box) +6 (+60), bob (captain) -2 1/2 (-25), dave (retired) -1 (-10), "
+            "carol -2 1/2 (-25)") in reply.text
+    game = await last_game_id(host)
+    assert await game_result(host, game) == {
+        ALICE.id: 6, BOB.id: Fraction(-5, 2), DAVE.id: -1, CAROL.id: Fraction(-5, 2)}
+    status = ok(await host.table.status(HERE, CAROL))
+    assert "carol (partner, threw 3) -25 (-2 1/2 points)" in status.text
+
+
+async def test_money_that_is_not_whole_is_rounded_and_says_so(tmp_path: Path) -> None:
+    """Item 1 at a stake of 1: points exact in the ledger, money in whole units, the
+    rounding shown (never lost silently) and the table zero-sum."""
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 3, 6, 5, 4, 2])
+    await seat(host, [ALICE, BOB, DAVE, CAROL], refusal="forfeit-to-partners", stake=1)
+    ok(await host.games.move(HERE, BOB, "8/5 6/5"))
+    ok(await host.games.double(HERE, ALICE))
+    ok(await host.games.drop(HERE, DAVE))
+    ok(await host.games.take(HERE, BOB))
+    ok(await host.games.resign(HERE, BOB, "single"))
+    reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
+    assert "bob (captain) -2 1/2 (-2, exactly -2 1/2)" in reply.text
+    assert "carol -2 1/2 (-3, exactly -2 1/2)" in reply.text
+    assert "rounded so that the table adds up to zero" in reply.text
+    rows = [r for r in await ledger(host) if r[3] == await last_game_id(host)]
+    assert sorted(p for _, p, _, _, _ in rows) == [
+        Fraction(-5, 2), Fraction(-5, 2), -1, 6]
+    assert sum(a for _, _, a, _, _ in rows) == 0
+
+
+async def test_each_chouette_game_begins_with_the_number_verify_takes(tmp_path: Path) -> None:
+    """Item 7: game 2 of the table says "Game 2 begins", as its end says "/verify 2"."""
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 4, 1, 5, 2])
+    first = await seat(host, [ALICE, BOB, CAROL])
+    assert "Game 1 begins" in first.text
+    ok(await host.games.resign(HERE, BOB, "single"))
+    reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
+    assert "/verify 1" in reply.text
+    assert "Chouette game 2:" in reply.text
+    assert "Game 2 begins" in reply.text and "Game 1 begins" not in reply.text
+    ok(await host.games.resign(HERE, CAROL, "single"))
+    reply = ok(await host.games.answer_resignation(HERE, ALICE, True))
+    assert "/verify 2" in reply.text and "Game 3 begins" in reply.text
+
+
+async def test_a_partner_s_drop_is_shown_before_the_captain_answers(tmp_path: Path) -> None:
+    """Item 6: dave dropped the box's double: the panel (text and picture) says so while
+    the captain has not answered, also after a restart."""
+    from dataclasses import replace
+
+    from render.ascii import text_board
+    from render.png import render_image
+
+    host = await make(tmp_path, [6, 5, 4, 3, 1, 3])
+    await seat(host, [ALICE, BOB, CAROL, DAVE], refusal="forfeit-to-partners")
+    ok(await host.games.move(HERE, BOB, "8/5 6/5"))
+    ok(await host.games.double(HERE, ALICE))
+    ok(await host.games.drop(HERE, DAVE))
+    ok(await host.games.take(HERE, CAROL))
+    for service in (host, None):
+        if service is None:  # a new process on the same database
+            await host.games.storage.close()
+            OPENED.remove(host.games.storage)  # type: ignore[arg-type]
+            service = await make(tmp_path, [6, 5])
+        view = ok(await service.games.board(HERE, ALICE)).boards[-1].view
+        assert "partners: 1. carol (takes), 2. dave (drops)" in text_board(view)
+        panel = view.chouette
+        assert panel is not None
+        assert [(p.name, p.state) for p in panel.partners] == [
+            ("carol", StakeState.TAKES), ("dave", StakeState.DROPS)]
+        pending = replace(panel, partners=tuple(replace(p, state=StakeState.IN)
+                                                for p in panel.partners))
+        fr = render_image(view)
+        assert fr.tobytes() != render_image(replace(view, chouette=pending)).tobytes()

@@ -39,8 +39,9 @@ HERE = Place(guild_id=7, channel_id=70)
 # Each opening throw is alice 1, bob 3: bob goes first and plays his 3-1.
 OPENING = [1, 3]
 GAMES = OPENING * 3 + [6, 5] + OPENING + [2, 1, 4, 2]
-"""The dice of :func:`_three_point_match`: in the Crawford game nobody may double, so
-alice's 6-5 is rolled for her at once, and bob's 4-2 after alice takes in game 4."""
+"""The dice of :func:`_three_point_match`: in the Crawford game nobody may double; alice
+rolls her 6-5 (her throw waits for her after bob's play, which he may take back until
+then: issue 30 item 17), and bob's 4-2 is rolled for him after alice takes in game 4."""
 
 
 @pytest.fixture
@@ -72,6 +73,7 @@ async def _three_point_match(service: GameService) -> None:
         ok(await service.double(HERE, ALICE))
         ok(await service.drop(HERE, BOB))
     ok(await service.move(HERE, BOB, "8/5 6/5"))  # game 3, Crawford: alice rolls 6-5
+    ok(await service.roll(HERE, ALICE))  # (by hand: bob may take back till then, item 17)
     ok(await service.resign(HERE, ALICE, "single"))
     ok(await service.answer_resignation(HERE, BOB, True))
     ok(await service.move(HERE, BOB, "8/5 6/5"))  # game 4: alice rolls 2-1 next
@@ -412,3 +414,63 @@ async def test_replay_at_a_chouette_table_by_the_table_s_game_numbers(tmp_path: 
         assert reply.text.startswith(f"Replay of game {number}: ")
     refused = await service.replay(HERE, ALICE, 4)
     assert not refused.ok and "no game 4 at this chouette table" in refused.text
+
+
+@pytest.mark.parametrize(("variant", "dice", "plays", "caption", "drawn"), [
+    # 003 ch.12 (1930): "double the moves may be made, plus the play for the double on the
+    # reverse side of the dice": alice's 5-5, then its reverse side 2-2.
+    ("acey-deucey-1930", [5, 5, 1, 2, 5, 5], [(ALICE, "in/20(4)"), (ALICE, "in/23(4)")],
+     "2. alice 2-2 (reverse side of 5-5): in/23(4)", (2, 2)),
+    # 000 'ACEY-DEUCY' 2: after the 1 and 2, the doublet bob names (6-6).
+    ("acey-deucey", [3, 1, 1, 2, 1, 2], [(ALICE, "play"), (ALICE, "in/22 in/24"),
+                                         (BOB, "roll"), (BOB, "6"), (BOB, "in/19(4)")],
+     "3. bob 6-6 (named after 1-2): in/19(4)", (6, 6)),
+])
+async def test_replay_labels_a_second_stage_with_its_own_dice(
+        tmp_path: Path, variant: str, dice: list[int], plays: list[tuple[Actor, str]],
+        caption: str, drawn: tuple[int, int]) -> None:
+    """Issue 30 item 3: the replay's caption, alt text and drawn dice of a reverse side or
+    a named doublet are that stage's dice, as /history writes them."""
+    storage = await opened(tmp_path / "bg.sqlite3")
+    service = GameService(storage, Config(), dice=Script(dice, then="0123456789abcdef"))
+    ok(await service.challenge(HERE, ALICE, BOB, length=3, variant=variant))
+    ok(await service.accept(HERE, BOB))
+    for actor, what in plays:
+        if what == "roll":
+            ok(await service.roll(HERE, actor))
+        elif what in ("play", "6"):
+            ok(await service.choose(HERE, actor, what))
+        else:
+            ok(await service.move(HERE, actor, what))
+    history = ok(await service.history(HERE, CAROL))
+    stage = caption.split(". ", 1)[1].split(" (")[0]          # "alice 2-2"
+    name, shown = stage.split(" ")
+    assert f"{name} {shown.replace('-', '')}: " in history.text  # /history's own words
+    reply = ok(await service.replay(HERE, CAROL))
+    (picture,) = reply.pictures
+    frames = picture.content
+    assert isinstance(frames, tuple)
+    assert caption in [f.caption for f in frames]
+    frame = next(f for f in frames if f.caption == caption)
+    assert frame.board.dice == drawn
+    assert caption in picture.alt_text
+
+
+async def test_the_card_says_money_games_are_rated_one_by_one(tmp_path: Path,
+                                                              ai: AIRunner) -> None:
+    """Issue 30 item 14: "rating over 2 rated matches" stood beside "Matches 1 won of 1"
+    after a money session of two games: each money game is rated as a 1-point match."""
+    service = await _service(tmp_path, ai, OPENING * 3)
+    ok(await service.challenge(HERE, ALICE, BOB, stake=5))
+    ok(await service.accept(HERE, BOB))
+    for _ in range(2):
+        ok(await service.move(HERE, BOB, "8/5 6/5"))
+        ok(await service.double(HERE, ALICE))
+        ok(await service.drop(HERE, BOB))
+    ok(await service.stop(HERE, ALICE))
+    picture = ok(await service.stats(HERE, ALICE)).pictures[0]
+    card = picture.content
+    assert isinstance(card, PlayerCard) and card.matches == 1
+    assert len(card.rating_history) == 3
+    assert "Rating over 2 rated results (matches, and money games one by one)" in (
+        picture.alt_text)

@@ -72,7 +72,7 @@ CASES: list[tuple[str, Call, tuple[str, ...]]] = [
     ("board of an unknown channel", lambda s: s.board(Place(1, 999), SPECTATOR),
      ("no game in this channel",)),
     ("accept where nobody challenged", lambda s: s.accept(FREE, BLACK),
-     ("no game in this channel",)),
+     ("no challenge waiting in this channel",)),  # issue 30 item 12
     ("verify an unknown game id", lambda s: s.verify(PLACE, WHITE, game_id=123_456),
      ("no game 123456",)),
     ("verify with no finished game", lambda s: s.verify(PLACE, WHITE),

@@ -266,7 +266,8 @@ async def test_rematch_challenges_again_with_the_same_terms(tmp_path: Path) -> N
     assert row is not None and (row.white_id, row.black_id, row.length) == (2, 1, 1)
     assert row.rules["jacoby"] is False and row.rated
     twice = await service.rematch(HERE, ALICE)
-    assert not twice.ok and "not over yet" in twice.text
+    # Issue 30 item 12: it said "not over yet"; the rematch waits for alice's answer.
+    assert not twice.ok and "bob's challenge to you is waiting here" in twice.text
 
 
 async def test_rematch_before_any_match_is_refused(tmp_path: Path) -> None:
@@ -390,3 +391,56 @@ async def test_one_play_is_written_one_way(tmp_path: Path) -> None:
     await other.accept(HERE, BOB)
     draft = await other.move(HERE, ALICE, "8-5")
     assert draft.ok and "alice has played 8/5 so far" in draft.text
+
+
+# -- issue 30 item 17: the same take-back window when the next throw would be automatic --
+
+
+async def test_in_the_crawford_game_a_play_can_be_taken_back_until_the_opponent_rolls(
+        tmp_path: Path) -> None:
+    """002 'DOUBLING' and 003 ch.4: no double in the Crawford game, so bob's throw used to
+    follow alice's play at once and she could never take it back.  Now his throw waits
+    for him, as when he may double."""
+    service = await make(tmp_path, [3, 1, 3, 1, 6, 5])
+    await start(service, length=2)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    assert (await service.double(HERE, BOB)).ok
+    dropped = await service.drop(HERE, ALICE)                 # bob 1: the Crawford game
+    assert dropped.ok and "Crawford" in dropped.text
+    played = await service.move(HERE, ALICE, "13/10 24/23")  # a slip
+    assert played.ok and "bob rolled" not in played.text
+    assert turn_lines(played) == ["It's @bob's turn: roll."]
+    assert any(b.label == "Take back" and b.users == (ALICE.id,) for b in played.buttons)
+    assert any(b.action is Action.ROLL and b.users == (BOB.id,) for b in played.buttons)
+    undone = await service.undo(HERE, ALICE)
+    assert undone.ok and "alice takes back the play" in undone.text
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    early = await service.move(HERE, BOB, "24/18 13/8")
+    assert not early.ok and "You must roll before moving" in early.text
+    rolled = await service.roll(HERE, BOB)
+    assert rolled.ok and "bob rolled 6-5" in rolled.text
+    late = await service.undo(HERE, ALICE)
+    assert not late.ok
+    kinds = await stored_kinds(service)
+    assert [k for k, _ in kinds] == ["opening", "play", "roll"]
+    assert kinds[1][1] == [[8, 5, False], [6, 5, False]]  # only the final play
+
+
+async def test_a_play_can_be_taken_back_when_the_opponent_may_not_double(
+        tmp_path: Path) -> None:
+    """002 'DOUBLING': only the owner of the cube may redouble.  alice owns it; after her
+    play bob's throw waits for him, and she may take the play back until he rolls."""
+    service = await make(tmp_path, [3, 1, 6, 5, 4, 2, 5, 3])
+    await start(service, stake=1)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    assert (await service.double(HERE, BOB)).ok
+    taken = await service.take(HERE, ALICE)
+    assert taken.ok and "bob rolled 6-5" in taken.text     # no play to take back: at once
+    assert (await service.move(HERE, BOB, "24/13")).ok
+    assert (await service.roll(HERE, ALICE)).ok              # she owns the cube: by hand
+    played = await service.move(HERE, ALICE, "8/4 6/4")
+    assert played.ok and "bob rolled" not in played.text
+    assert (await service.undo(HERE, ALICE)).ok
+    assert (await service.move(HERE, ALICE, "13/11 13/9")).ok
+    rolled = await service.roll(HERE, BOB)
+    assert rolled.ok and "bob rolled 5-3" in rolled.text

@@ -414,3 +414,82 @@ async def test_the_signup_rules_line_is_the_variants_own(tmp_path: Path) -> None
     assert acey.ok, acey.text
     rules = next(line for line in acey.text.splitlines() if line.startswith("Rules: "))
     assert "a kicked-off man: re-enters before any other man moves" in rules
+
+
+async def test_a_tournament_match_ends_without_a_rematch_button(tmp_path: Path) -> None:
+    """Issue 30 item 14: [Rematch] was offered after a tournament's match (the tournament
+    pairs the next one)."""
+    from bot.service.core.replies import Action
+
+    service = await make(tmp_path)
+    tid = await create(service, 2, "single-elimination", length="1")
+    assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
+    await open_all(service)
+    (match,) = (await open_matches(service, tid)).values()
+    reply = await finish(service, match, 1, forfeit=True)
+    assert "the champion is p1" in reply.text
+    assert not any(b.action is Action.REMATCH for b in reply.buttons)
+
+
+@pytest.mark.parametrize("rated", [True, False])
+async def test_the_lot_seed_is_revealed_and_the_seeding_recomputed(
+        tmp_path: Path, rated: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30 item 13: the sign-up message promises the lot seed "is revealed at the
+    start"; with no tie to break it never was.  Now it always is, with a command that
+    recomputes the seeding (ties or not)."""
+    import re
+    import shlex
+
+    service = await make(tmp_path)
+    made = await service.tournament_create(HALL, ORGANISER, is_organiser=True, name="Lots",
+                                           format="single-elimination", length="1")
+    assert "it is revealed at the start" in made.text
+    stored = await data(service, made.tournament_id or 0)
+    for i in (1, 2, 3):
+        assert (await service.tournament_join(HALL, player(i))).ok
+    if rated:  # three different ratings: no tie, no lot
+        async with service.storage.transaction() as tx:
+            await tx.lock_players(HALL.guild_id, [1, 2, 3])
+        db = service.storage.db  # type: ignore[attr-defined]
+        for user, rating in ((1, 1500.5), (2, 1600.25), (3, 1550.0)):
+            await db.execute("UPDATE ratings SET rating = ?, experience = 5 WHERE user_id = ?",
+                             (rating, user))
+        await db.commit()
+    started = await service.tournament_start(HALL, ORGANISER, is_organiser=True)
+    assert started.ok, started.text
+    assert stored.lot_seed in started.text
+    assert ("No tie needed a lot" in started.text) is rated
+    found = re.search(r"`(python -m bot\.service\.tournaments\.lots [^`]*)`", started.text)
+    assert found is not None, started.text
+    words = shlex.split(found.group(1))[3:]
+    from bot.service.tournaments import lots
+
+    capsys.readouterr()
+    assert lots.main(words) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("hash matches")
+    seeds = (await data(service, made.tournament_id or 0)).started.seeds
+    for s in seeds:
+        assert f"{s.seed}. {s.entrant.display} (" in out
+    order = [line.split(". ", 1)[1].split(" (")[0] for line in out.splitlines()[1:-1]]
+    assert order == [s.entrant.display for s in seeds]
+
+
+async def test_the_bracket_says_during_a_round_and_a_resignation_is_not_played_out(
+        tmp_path: Path) -> None:
+    """Issue 30 item 10: the round-1 bracket was titled "after round 1" while round 1 was
+    being played, and a match won by resignation read "(played)"."""
+    service = await make(tmp_path)
+    tid = await create(service, 4, "single-elimination", length="1")
+    assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
+    await open_all(service)
+    during, _ = await service.tournament_bracket(HALL)
+    assert "the bracket during round 1" in during.text
+    first, second = (await open_matches(service, tid)).values()
+    reply = await finish(service, first, first.white_id)  # the loser resigns
+    assert "(the last game resigned)" in reply.text and "(played)" not in reply.text
+    still, _ = await service.tournament_bracket(HALL)
+    assert "during round 1" in still.text
+    await finish(service, second, second.white_id, forfeit=True)
+    after, _ = await service.tournament_bracket(HALL)  # round 2 is paired at once
+    assert "the bracket during round 2" in after.text

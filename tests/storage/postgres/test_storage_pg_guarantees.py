@@ -29,6 +29,7 @@ import itertools
 import os
 import uuid
 from collections.abc import AsyncIterator, Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -252,6 +253,27 @@ async def test_stake_points_and_amount_of_2_31_are_stored(backend: Backend) -> N
         assert await tx.balance(GUILD, 1) == big * big
         board = await tx.leaderboard(GUILD, "money", 10, 0)
         assert [e["balance"] for e in board] == [big * big, -big * big]
+
+
+async def test_a_ledger_row_keeps_a_fraction_of_a_point_exactly(backend: Backend) -> None:
+    """Issue 30 item 1 (000 'CHOUETTE': a forfeited stake shared equally): points -5/2
+    and -1/3 are stored and read back exactly (migration 0006), on both backends."""
+    storage = await backend.open()
+    await storage.run(_users(1, 2, 3))
+
+    async def write(tx: Transaction) -> int:
+        crow = await tx.insert_chouette(guild_id=GUILD, channel_id=9, rules={}, state={})
+        await tx.add_ledger([LedgerEntry(GUILD, 1, Fraction(17, 6), 3, chouette_id=crow.id),
+                             LedgerEntry(GUILD, 2, Fraction(-5, 2), -2, chouette_id=crow.id),
+                             LedgerEntry(GUILD, 3, Fraction(-1, 3), -1, chouette_id=crow.id),
+                             LedgerEntry(GUILD, 2, 1, 1, chouette_id=crow.id)])
+        return crow.id
+
+    chouette = await storage.run(write)
+    async with storage.transaction() as tx:
+        assert await tx.chouette_points(chouette) == {
+            1: Fraction(17, 6), 2: Fraction(-3, 2), 3: Fraction(-1, 3)}
+        assert await tx.chouette_totals(chouette) == {1: 3, 2: -1, 3: -1}
 
 
 async def test_values_beyond_64_bits_are_refused_alike(backend: Backend) -> None:

@@ -273,7 +273,8 @@ class GameCog(ServiceCog):
                                                actor_of(interaction.user), current)
         return [app_commands.Choice(name=p[:100], value=p[:100]) for p in plays[:25]]
 
-    @app_commands.command(description="Take back the moves entered so far this turn")
+    @app_commands.command(description="Take back this turn's moves, or your finished play "
+                                      "until the opponent rolls")
     @app_commands.guild_only()
     @board_permissions
     async def undo(self, interaction: Interaction) -> None:

@@ -43,7 +43,7 @@ class GradingCog(ServiceCog):
         config = self.bot.config.analysis
         if not self.daily.is_running():  # (a server may name its channel any time)
             self.daily.start()
-        if self.grader is None and self.service.ai is not None and config.grade_matches:
+        if self.grader is None and self.service.ai is not None:  # (servers' grade_matches)
             from bot.ai.background import BackgroundAnalyser
 
             self.grader = self.service.grader(BackgroundAnalyser(nice=config.grade_nice),

@@ -93,7 +93,9 @@ class InfoCog(ServiceCog):
             description = getattr(command, "description", "")
             lines.append(f"`/{name}` {description}")
         lines.append("Start with `/challenge @user`; the buttons under each board show "
-                     "what you can do next. Chouette: `/chouette open`, the others "
+                     "what you can do next. A finished play can be taken back (`/undo`) "
+                     "until the opponent rolls: after a play his throw waits for him, even "
+                     "when he may not double. Chouette: `/chouette open`, the others "
                      "`/chouette join`, then `/chouette start`.")
         # An embed's description holds 4096 characters (a message 2000): the list of
         # every command fits whole as the bot grows.

@@ -186,12 +186,17 @@ class GameService:
     async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
-                        level: str | None = None, hints: bool = False) -> Reply:
-        """See :meth:`~bot.service.play.challenges.Challenges.challenge`."""
+                        level: str | None = None, hints: bool = False,
+                        dry_run: bool = False) -> Reply:
+        """See :meth:`~bot.service.play.challenges.Challenges.challenge` (``dry_run``: only
+        check it)."""
         with naming("challenge"):
             reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
                                                     rules=rules, length=length, stake=stake,
-                                                    rated=rated, level=level, hints=hints)
+                                                    rated=rated, level=level, hints=hints,
+                                                    dry_run=dry_run)
+        if dry_run:
+            return reply
         return await guarded(self.ai_turns.after(place, reply))
 
     # Named shortcuts of :meth:`act` (tests and scripts read better with them).

@@ -188,7 +188,7 @@ class GameCog(ServiceCog):
             perms = interaction.app_permissions
             missing = [p for p in THREAD_PERMISSIONS if not getattr(perms, p)]
             if not missing:
-                await self._challenge_in_thread(interaction, channel, opponent, terms)
+                await self._challenge_in_thread(interaction, channel, place, opponent, terms)
                 return
             note = (f"\n(I can't open a thread for this game: I'm missing the "
                     f"{permission_names(missing)} permission, so it is played here.)")
@@ -199,10 +199,17 @@ class GameCog(ServiceCog):
         await self.presenter.send(interaction, reply)
 
     async def _challenge_in_thread(self, interaction: Interaction,
-                                   channel: discord.TextChannel, opponent: discord.User,
-                                   terms: dict[str, Any]) -> None:
-        """Open a thread for the game and post the challenge there."""
+                                   channel: discord.TextChannel, here: Place,
+                                   opponent: discord.User, terms: dict[str, Any]) -> None:
+        """Open a thread for the game and post the challenge there: checked first (a dry
+        run through the service), so that a refused challenge leaves no thread behind
+        (deleting one needs Manage Threads, which the bot may not have)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        check = await self.service.challenge(here, actor_of(interaction.user),
+                                             actor_of(opponent), dry_run=True, **terms)
+        if not check.ok:
+            await interaction.edit_original_response(content=private_text(check))
+            return
         name = f"{interaction.user.display_name} vs {opponent.display_name}"
         try:
             thread = await channel.create_thread(

@@ -103,6 +103,15 @@ class Channels:
         self.fake.channels[channel_id]["type"] = kind
         return channel_id
 
+    def add_post(self, forum_id: int, name: str, author: int) -> int:
+        """A thread a member started (a forum's post, or a thread of a text channel), before
+        the bot connects; its id."""
+        kind = self.kind(forum_id)
+        thread = self._thread(forum_id, name, ANNOUNCEMENT_THREAD if kind == ANNOUNCEMENT
+                              else PUBLIC_THREAD, {"auto_archive_duration": 1440})
+        thread["owner_id"] = str(author)
+        return int(thread["id"])
+
     async def deny(self, channel_id: int, *permissions: str) -> None:
         """Deny the bot ``permissions`` (discord.py names) in ``channel_id`` by a member
         overwrite; a connected bot is sent CHANNEL_UPDATE."""

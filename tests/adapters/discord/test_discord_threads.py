@@ -11,14 +11,18 @@ import re
 from dataclasses import replace
 
 from discord_e2e import Host, private, users
-from fake_channels import THREADS
-from fake_discord import FakeDiscord
+from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, THREADS
+from fake_discord import FakeDiscord, Message
 
 from bot.config import DiscordConfig
 
 
 def threads(fake: FakeDiscord) -> list[int]:
     return [cid for cid, c in fake.channels.items() if c["type"] in THREADS]
+
+
+def public(fake: FakeDiscord, channel: int) -> list[Message]:
+    return [m for m in fake.channel_messages(channel) if not m.ephemeral]
 
 
 async def test_a_refused_challenge_leaves_no_thread(fake: FakeDiscord, host: Host) -> None:
@@ -51,3 +55,49 @@ async def test_a_refused_challenge_leaves_no_thread(fake: FakeDiscord, host: Hos
     (thread,) = threads(fake)
     assert f"<#{thread}>" in note
     assert re.search(r"alice challenges bob", fake.channel_messages(thread)[0].content)
+
+
+async def test_games_in_announcement_and_forum_channels_and_threads(
+        fake: FakeDiscord, host: Host) -> None:
+    # Item 7: each channel type a server may use.
+    alice, bob, carol = users(fake)
+    news = fake.guard.add("news", ANNOUNCEMENT)
+    forum = fake.guard.add("games", FORUM)
+    post = fake.guard.add_post(forum, "looking for a game", carol.id)
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    # An announcement channel: the thread is an announcement thread, from a message.
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, length=3,
+                                          channel=news))
+    thread = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    assert fake.channels[thread]["type"] == ANNOUNCEMENT_THREAD
+    (starter,) = public(fake, news)
+    assert starter.id == thread and "alice vs bob" in starter.content
+    (challenge,) = fake.channel_messages(thread)
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    board = await (await fake.click(bob, challenge, "Accept")).public()
+    assert board.channel_id == thread and board.embeds
+    # A forum's post is a thread: a game started in it is played there (no thread in it).
+    record = await fake.slash(carol, "challenge", opponent=alice, length=1, channel=post)
+    challenge = await record.public()
+    assert challenge.channel_id == post and "carol challenges alice" in challenge.content
+    assert sorted(threads(fake)) == sorted([post, thread])
+    # So is one started in a game's thread of a text channel: in it.
+    await fake.slash(bob, "forfeit", channel=thread, confirm=True)
+    record = await fake.slash(bob, "challenge", opponent=carol, length=1, channel=thread)
+    assert (await record.public()).channel_id == thread
+    assert len(threads(fake)) == 2
+
+
+async def test_an_announcement_channel_without_thread_permissions(fake: FakeDiscord,
+                                                                  host: Host) -> None:
+    # Without Create Public Threads there the game is played in the channel (interaction
+    # answers need no channel permission), saying why.
+    alice, bob, _ = users(fake)
+    news = fake.guard.add("news", ANNOUNCEMENT)
+    await fake.guard.deny(news, "create_public_threads")
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    record = await fake.slash(alice, "challenge", opponent=bob, length=3, channel=news)
+    challenge = await record.public()
+    assert challenge.channel_id == news and "alice challenges bob" in challenge.content
+    assert "missing the Create Public Threads permission" in challenge.content
+    assert threads(fake) == []

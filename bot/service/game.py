@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
@@ -50,6 +50,7 @@ from bot.service.grading.service import Analyser, Grader, Grading, Post
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
+from bot.service.play.closing import Closing
 from bot.service.play.commands import Commands
 from bot.service.play.concede import Concessions
 from bot.service.play.endings import Endings
@@ -117,6 +118,7 @@ class GameService:
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config,
                                        settings=self.settings)
         self.watch = Watch(self.runner)
+        self.closing = Closing(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
         self.analysis_settings = AnalysisSettings(self.config, self.settings,
                                                   ai=ai is not None)
@@ -304,6 +306,11 @@ class GameService:
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
         return await guarded(self.standings.leaderboard(place, actor, order, page, per_page))
+
+    async def finished_threads(self, channel_ids: Iterable[int], grace: timedelta
+                               ) -> list[int]:
+        """See :meth:`~bot.service.play.closing.Closing.finished` (the threads to archive)."""
+        return await self.closing.finished(channel_ids, grace)
 
     async def in_progress(self, guild_id: int) -> list[tuple[int, str]]:
         """(channel, what waits there) of the server's challenges and games in progress."""

@@ -15,11 +15,14 @@ opens it.
 
 from __future__ import annotations
 
-from typing import Literal
+import logging
+from typing import Any, Literal
 
 import discord
 
 from bot.adapters.discord.errors import permission_names
+
+log = logging.getLogger(__name__)
 
 ThreadHome = discord.TextChannel | discord.ForumChannel
 """A channel a game's thread can be opened in (a text or announcement channel, a forum)."""
@@ -92,3 +95,17 @@ def refused_text(error: discord.HTTPException) -> str:
     if isinstance(error, discord.Forbidden):
         return f"Discord refused: a permission is missing ({error.text})"
     return f"Discord refused ({error.text})"
+
+
+async def reopen(channel: Any) -> None:
+    """Unarchive ``channel`` if it is a thread Discord (or the bot, after its match ended)
+    archived, before the bot acts there: editing a message in an archived thread is refused
+    (50083), and a rematch brings the thread back to the channel list.  A locked thread
+    stays as its moderators left it; a refusal is only logged (sending a message unarchives
+    an unlocked thread too)."""
+    if not isinstance(channel, discord.Thread) or not channel.archived or channel.locked:
+        return
+    try:
+        await channel.edit(archived=False, reason="a game goes on here")
+    except discord.HTTPException as error:
+        log.info("could not unarchive thread %s: %s", channel.id, error)

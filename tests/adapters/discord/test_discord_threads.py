@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import timedelta
+from typing import Any
 
-from discord_e2e import Host, private, users
+from discord_e2e import Host, private, turn_of, users
 from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, THREADS
 from fake_discord import FakeDiscord, Message
 
@@ -101,3 +103,69 @@ async def test_an_announcement_channel_without_thread_permissions(fake: FakeDisc
     assert challenge.channel_id == news and "alice challenges bob" in challenge.content
     assert "missing the Create Public Threads permission" in challenge.content
     assert threads(fake) == []
+
+
+async def test_a_finished_games_thread_is_archived_and_reopened(fake: FakeDiscord,
+                                                                host: Host) -> None:
+    # Item 8: archived a grace period after its match ended (from what is stored: across a
+    # restart too), reopened by a rematch; reminders and /claim work in a thread Discord
+    # archived for inactivity.
+    alice, bob, _ = users(fake)
+    config = replace(host.config, discord=DiscordConfig(use_threads=True,
+                                                        archive_after_minutes=60))
+    bot = await host.start(config)
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, length=1))
+    thread = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    (challenge,) = fake.channel_messages(thread)
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    await (await fake.click(bob, challenge, "Accept")).public()
+    cog: Any = bot.get_cog("ThreadsCog")
+    assert await cog.archive_finished() == 0  # the match goes on
+    ended = await fake.slash(bob, "forfeit", channel=thread, confirm=True)
+    assert "wins the 1-point match" in (await ended.message()).text
+    host.offset = timedelta(minutes=30)
+    assert await cog.archive_finished() == 0  # within the grace period
+    await host.stop()
+    bot = await host.start(config)  # a restart loses nothing
+    host.offset = timedelta(minutes=61)
+    cog = bot.get_cog("ThreadsCog")
+    assert await cog.archive_finished() == 1
+    assert fake.guard.archived(thread)
+    # A rematch typed in the archived thread opens it again.
+    record = await fake.slash(alice, "rematch", channel=thread)
+    rematch = await record.public()
+    assert rematch.channel_id == thread and not fake.guard.archived(thread)
+    await fake.until(lambda: rematch.labels() == ["Accept", "Decline"])
+    board = await (await fake.click(bob, rematch, "Accept")).public()
+    waiting = turn_of(board)
+    assert await cog.archive_finished() == 0  # a game is on again
+    # Discord archives it for inactivity: the reminder still reaches the player.
+    await fake.guard.archive(thread)
+    reminders: Any = bot.get_cog("ReminderCog")
+    host.offset = timedelta(minutes=61 + 120)
+    assert await reminders.send_reminders() == 1
+    assert fake.channel_messages(thread)[-1].content.startswith(f"<@{waiting}>, it's your")
+    assert not fake.guard.archived(thread)
+    # Archived again, long enough for a claim: /claim works there and opens it.
+    await fake.guard.archive(thread)
+    host.offset = timedelta(days=3)
+    claimer = fake.users[alice.id if waiting == bob.id else bob.id]
+    claimed = await fake.slash(claimer, "claim", channel=thread)
+    assert "claims the game" in (await claimed.message()).text
+    assert not fake.guard.archived(thread)
+    assert not fake.guard.refusals, fake.guard.refusals  # nothing Discord would refuse
+
+
+async def test_without_manage_threads_the_thread_is_left_to_discord(fake: FakeDiscord,
+                                                                    host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await fake.guard.deny(fake.channel_id, "manage_threads")
+    bot = await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, stake=1))
+    thread = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    assert fake.channels[thread]["thread_metadata"]["auto_archive_duration"] == 1440
+    await (await fake.slash(alice, "cancel", channel=thread)).message()
+    host.offset = timedelta(hours=2)
+    cog: Any = bot.get_cog("ThreadsCog")
+    assert await cog.archive_finished() == 0
+    assert not fake.guard.archived(thread) and not fake.guard.refusals

@@ -112,23 +112,25 @@ class Channels:
         thread["owner_id"] = str(author)
         return int(thread["id"])
 
-    async def deny(self, channel_id: int, *permissions: str) -> None:
+    async def deny(self, channel_id: int, *permissions: str, unseen: bool = False) -> None:
         """Deny the bot ``permissions`` (discord.py names) in ``channel_id`` by a member
-        overwrite; a connected bot is sent CHANNEL_UPDATE."""
-        await self._overwrite(channel_id, deny=sum(bit(p) for p in permissions))
+        overwrite; a connected bot is sent CHANNEL_UPDATE (``unseen``: not yet, as when the
+        gateway event is still on its way: the bot's cache lags behind the server)."""
+        await self._overwrite(channel_id, deny=sum(bit(p) for p in permissions),
+                              tell=not unseen)
 
     async def allow_all(self, channel_id: int) -> None:
         """Drop the bot's member overwrite in ``channel_id``."""
         await self._overwrite(channel_id, deny=0)
 
-    async def _overwrite(self, channel_id: int, *, deny: int) -> None:
+    async def _overwrite(self, channel_id: int, *, deny: int, tell: bool = True) -> None:
         channel = self.fake.channels[channel_id]
         bot = str(self.fake.app_id)
         kept = [o for o in channel["permission_overwrites"] if o["id"] != bot]
         if deny:
             kept.append({"id": bot, "type": 1, "allow": "0", "deny": str(deny)})
         channel["permission_overwrites"] = kept
-        if self.fake.is_connected:
+        if tell and self.fake.is_connected:
             await self.fake.dispatch("CHANNEL_UPDATE", dict(channel))
 
     async def archive(self, thread_id: int, *, locked: bool = False) -> None:

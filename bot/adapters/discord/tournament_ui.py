@@ -102,8 +102,8 @@ async def open_pairing(client: discord.Client, service: GameService, presenter: 
     problem: ``told``) and False is returned: the pairing is offered again (every
     :data:`~bot.service.tournaments.play.OPENING_RETRY`).  Once the match is made it is
     never stranded: if its board cannot be posted in the thread, the announcement says so
-    and points the players to /board there (commands answer without the bot's channel
-    permissions), and the organiser is told."""
+    and points the players to /board there once the permission is granted, and the
+    organiser is told."""
     told = told if told is not None else set()
     channel = client.get_channel(opening.channel_id)
     try:
@@ -148,11 +148,11 @@ async def open_pairing(client: discord.Client, service: GameService, presenter: 
     except discord.HTTPException as error:  # the match is on: never stranded
         log.warning("cannot post the board of %s: %s", opening.title, error)
         line = (f"{opening.title}: the match is on in {thread.mention} "
-                f"({mentions(opening)}): I couldn't post its board there, so type /board "
-                "in the thread to see it and play.")
+                f"({mentions(opening)}), but I can't post there yet "
+                f"({places.refused_text(error)}): once a server admin grants it, type "
+                "/board in the thread to see the board and play.")
         await tell_organiser(client, service, opening, channel, told, f"board {error.code}",
-                             f"I can't post in the match's thread {thread.mention}: "
-                             + places.refused_text(error))
+                             places.refused_text(error), started=thread)
     server = await service.server_settings(opening.guild_id)
     await announce(client, server.tournament_announcements, channel, line)
     return True
@@ -164,18 +164,26 @@ def mentions(opening: Opening) -> str:
 
 async def tell_organiser(client: discord.Client, service: GameService, opening: Opening,
                          channel: discord.TextChannel | None, told: set[tuple[int, str]],
-                         problem: str, why: str) -> None:
+                         problem: str, why: str, *, started: discord.Thread | None = None,
+                         ) -> None:
     """Tell the tournament's organiser why ``opening`` cannot open (once per tournament and
-    ``problem``): in the tournament's channel, else the server's announcement channel, else
-    by direct message."""
+    ``problem``), or, when its match is on in ``started`` already, why its board could not
+    be posted there: in the tournament's channel, else the server's announcement channel,
+    else by direct message."""
     key = (opening.tournament_id, problem)
     if key in told:
         return
     told.add(key)
-    text = (f"<@{opening.organiser_id}>: I can't open the match {opening.title}: {why}. "
-            "Nothing was started; the pairing waits and I try again every "
-            f"{int(OPENING_RETRY.total_seconds() // 60)} minutes. Ask a server admin to grant "
-            "what is missing.")
+    if started is None:
+        text = (f"<@{opening.organiser_id}>: I can't open the match {opening.title}: {why}. "
+                "Nothing was started; the pairing waits and I try again every "
+                f"{int(OPENING_RETRY.total_seconds() // 60)} minutes. Ask a server admin to "
+                "grant what is missing.")
+    else:
+        text = (f"<@{opening.organiser_id}>: the match {opening.title} is on in "
+                f"{started.mention}, but I can't post in its thread: {why}. Ask a server "
+                "admin to grant what is missing: its players play there then (/board shows "
+                "it), or decide it with /tournament result.")
     server = await service.server_settings(opening.guild_id)
     for where in (channel.id if channel is not None else None,
                   server.tournament_announcements):

@@ -85,3 +85,25 @@ async def test_the_thread_cap_is_told_not_retried_silently(fake: FakeDiscord,
     await fake.until(lambda: any("cap on active threads" in m.content
                                  for m in public(fake, fake.channel_id)))
     assert threads(fake) == []
+
+
+async def test_a_match_whose_board_cannot_be_posted_is_not_stranded(fake: FakeDiscord,
+                                                                    host: Host) -> None:
+    # The permission goes between the check and the post (the bot's cache lags behind):
+    # the match is on, so the announcement says so and sends the players to /board in its
+    # thread once it is granted, and the organiser is told what is missing.
+    alice, bob, carol = users(fake)
+    await host.start()
+    await signed_up(fake, carol, alice, bob)
+    await fake.guard.deny(fake.channel_id, "send_messages_in_threads", unseen=True)
+    await (await fake.slash(carol, "tournament start")).public()
+    await fake.until(lambda: any("type /board in the thread" in m.content
+                                 for m in public(fake, fake.channel_id)))
+    (thread,) = threads(fake)
+    (line,) = [m for m in public(fake, fake.channel_id) if "type /board" in m.content]
+    assert f"<#{thread}>" in line.content and f"<@{alice.id}>" in line.content
+    await fake.until(lambda: any(m.content.startswith(f"<@{carol.id}>: the match")
+                                 for m in public(fake, fake.channel_id)))
+    await fake.guard.allow_all(fake.channel_id)  # granted
+    board = await (await fake.slash(alice, "board", channel=thread)).public()
+    assert board.channel_id == thread and board.embeds

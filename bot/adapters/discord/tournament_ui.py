@@ -219,6 +219,8 @@ async def announce(client: discord.Client, where: int | None,
             if isinstance(target, discord.abc.Messageable):
                 await target.send(text, allowed_mentions=MENTION_USERS)
                 return
+            log.warning("the announcement channel %s takes no messages (a %s): posted in "
+                        "the tournament's channel", where, type(target).__name__)
         except discord.HTTPException as error:
             log.warning("cannot post in the announcement channel %s: %s", where, error)
     try:

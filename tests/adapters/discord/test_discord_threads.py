@@ -12,10 +12,12 @@ from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
+import discord
 from discord_e2e import Host, private, turn_of, users
-from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, THREADS
+from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, PUBLIC_THREAD, THREADS
 from fake_discord import FakeDiscord, Message
 
+from bot.adapters.discord import places
 from bot.config import DiscordConfig
 
 
@@ -169,3 +171,28 @@ async def test_without_manage_threads_the_thread_is_left_to_discord(fake: FakeDi
     cog: Any = bot.get_cog("ThreadsCog")
     assert await cog.archive_finished() == 0
     assert not fake.guard.archived(thread) and not fake.guard.refusals
+
+
+async def test_a_games_thread_in_each_channel_type(fake: FakeDiscord, host: Host) -> None:
+    # places.open_thread through discord.py: a public thread, an announcement thread from the
+    # bot's line, a forum post with its first message; and the permissions each needs.
+    text = fake.channel_id
+    news = fake.guard.add("news", ANNOUNCEMENT)
+    forum = fake.guard.add("games", FORUM)
+    bot = await host.start()
+    kinds = {}
+    for channel_id in (text, news, forum):
+        channel = bot.get_channel(channel_id)
+        assert isinstance(channel, discord.TextChannel | discord.ForumChannel)
+        assert places.missing(channel, places.bot_permissions(channel)) == []
+        thread = await places.open_thread(channel, "alice vs bob", starter="alice vs bob: here")
+        kinds[channel_id] = fake.channels[thread.id]["type"]
+        assert int(fake.channels[thread.id]["parent_id"]) == channel_id
+    assert kinds == {text: PUBLIC_THREAD, news: ANNOUNCEMENT_THREAD, forum: PUBLIC_THREAD}
+    assert [m.content for m in fake.messages.values()] == ["alice vs bob: here"] * 2
+    forum_channel = bot.get_channel(forum)
+    assert isinstance(forum_channel, discord.ForumChannel)
+    assert "send_messages" in places.needs(forum_channel)
+    news_channel = bot.get_channel(news)
+    assert isinstance(news_channel, discord.TextChannel)
+    assert {"send_messages", "create_public_threads"} <= set(places.needs(news_channel))

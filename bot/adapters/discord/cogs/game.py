@@ -197,6 +197,8 @@ class GameCog(ServiceCog):
                         f"{places.missing_text(lacking, channel)}, so it is played here.)")
         reply = await self.presenter.call(interaction, self.service.challenge(
             place, actor, opponent_actor, **terms))
+        if reply.ok:  # in a thread archived meanwhile: open it again first
+            await places.reopen(channel)
         if reply.ok and note:
             reply = replace(reply, text=reply.text + note)
         await self.presenter.send(interaction, reply)

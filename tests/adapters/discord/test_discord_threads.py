@@ -196,3 +196,25 @@ async def test_a_games_thread_in_each_channel_type(fake: FakeDiscord, host: Host
     news_channel = bot.get_channel(news)
     assert isinstance(news_channel, discord.TextChannel)
     assert {"send_messages", "create_public_threads"} <= set(places.needs(news_channel))
+
+
+async def test_a_tournament_matchs_thread_closes_when_it_ends(fake: FakeDiscord,
+                                                             host: Host) -> None:
+    alice, bob, carol = users(fake)
+    bot = await host.start()
+    signup = await (await fake.slash(carol, "tournament create", name="Cup",
+                                     format="single-elimination", length="1")).public()
+    for player in (alice, bob):
+        await private(await fake.click(player, signup, "Join"))
+    await (await fake.slash(carol, "tournament start")).public()
+    await fake.until(lambda: bool(threads(fake)) and bool(public(fake, threads(fake)[0])))
+    (thread,) = threads(fake)
+    assert fake.channels[thread]["thread_metadata"]["auto_archive_duration"] == 1440
+    cog: Any = bot.get_cog("ThreadsCog")
+    assert await cog.archive_finished() == 0  # the match goes on
+    await (await fake.slash(alice, "forfeit", channel=thread, confirm=True)).message()
+    host.offset = timedelta(minutes=59)
+    assert await cog.archive_finished() == 0  # the grace period
+    host.offset = timedelta(minutes=61)
+    assert await cog.archive_finished() == 1
+    assert fake.guard.archived(thread)

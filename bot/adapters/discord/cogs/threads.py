@@ -39,6 +39,8 @@ class ThreadsCog(ServiceCog):
 
     @tasks.loop(minutes=1)
     async def loop(self) -> None:
+        if self.loop.current_loop == 0:  # the first sweep a minute after start-up
+            return
         try:
             await self.archive_finished()
         except Exception:  # keep going: the next minute tries again

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from discord_e2e import Host, private, users
-from fake_channels import THREADS
+from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, THREADS
 from fake_discord import FakeDiscord, Message, User
 
 
@@ -107,3 +107,28 @@ async def test_a_match_whose_board_cannot_be_posted_is_not_stranded(fake: FakeDi
     await fake.guard.allow_all(fake.channel_id)  # granted
     board = await (await fake.slash(alice, "board", channel=thread)).public()
     assert board.channel_id == thread and board.embeds
+
+
+async def test_where_a_tournament_can_run(fake: FakeDiscord, host: Host) -> None:
+    # Issue 29 item 7: an announcement channel holds its matches' threads (announcement
+    # threads, each from the bot's line); a thread or a forum's post cannot, and says so.
+    alice, bob, carol = users(fake)
+    news = fake.guard.add("news", ANNOUNCEMENT)
+    forum = fake.guard.add("games", FORUM)
+    post = fake.guard.add_post(forum, "cup talk", carol.id)
+    await host.start()
+    refused = await fake.slash(carol, "tournament create", name="Cup",
+                               format="single-elimination", channel=post)
+    assert "text or announcement channel" in await private(refused)
+    signup = await (await fake.slash(carol, "tournament create", name="Cup",
+                                     format="single-elimination", length="1",
+                                     channel=news)).public()
+    for player in (alice, bob):
+        await private(await fake.click(player, signup, "Join"))
+    await (await fake.slash(carol, "tournament start", channel=news)).public()
+    await fake.until(lambda: any(t != post for t in threads(fake)))
+    (thread,) = [t for t in threads(fake) if t != post]
+    assert fake.channels[thread]["type"] == ANNOUNCEMENT_THREAD
+    assert fake.messages[thread].channel_id == news  # started from the bot's line
+    await fake.until(lambda: bool(public(fake, thread)))
+    assert public(fake, thread)[0].embeds

@@ -42,8 +42,9 @@ FORMATS = [app_commands.Choice(name=n, value=v) for n, v in (
     ("single elimination", "single-elimination"), ("double elimination", "double-elimination"),
     ("round robin", "round-robin"), ("Swiss", "swiss"))]
 Number = app_commands.Range[int, 1, 2**53]
-NOT_TEXT_CHANNEL = ("Create a tournament in a text channel: each of its matches is played in "
-                    "a thread of that channel, and threads cannot hold threads.")
+NOT_TEXT_CHANNEL = ("Create a tournament in a text or announcement channel: each of its "
+                    "matches is played in a thread of that channel, and a thread (a forum's "
+                    "post too) cannot hold threads. Nothing was created.")
 
 
 class TournamentCog(ServiceCog):

@@ -218,3 +218,20 @@ async def test_a_tournament_matchs_thread_closes_when_it_ends(fake: FakeDiscord,
     host.offset = timedelta(minutes=61)
     assert await cog.archive_finished() == 1
     assert fake.guard.archived(thread)
+
+
+async def test_announcements_go_where_messages_can(fake: FakeDiscord, host: Host) -> None:
+    # A forum takes no messages: it cannot be where announcements are posted (refused at
+    # /settings set, saying why); an announcement channel can.
+    alice, _, _ = users(fake)
+    fake.guard.add("games", FORUM)
+    fake.guard.add("news", ANNOUNCEMENT)
+    await host.start()
+    for key in ("tournament_announcements", "analysis_announcements",
+                "daily_puzzle_channel"):
+        refused = await private(await fake.slash(alice, "settings set", key=key,
+                                                 value="#games"))
+        assert "takes no messages" in refused and "Nothing was changed" in refused, refused
+    done = await private(await fake.slash(alice, "settings set",
+                                          key="tournament_announcements", value="#news"))
+    assert "tournament_announcements" in done and "takes no messages" not in done

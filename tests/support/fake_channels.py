@@ -103,6 +103,15 @@ class Channels:
         self.fake.channels[channel_id]["type"] = kind
         return channel_id
 
+    def bot_role(self, permissions: int, *, everyone: int) -> int:
+        """Give the bot a role with ``permissions`` (as its invite link grants them) and
+        leave the @everyone role ``everyone`` (before the bot connects); the role's id."""
+        role = self.fake.add_role("bgbot", permissions)
+        self.fake.roles[role]["managed"] = True
+        self.fake.bot_user.roles.append(role)
+        self.fake.everyone_permissions = everyone
+        return role
+
     def add_post(self, forum_id: int, name: str, author: int) -> int:
         """A thread a member started (a forum's post, or a thread of a text channel), before
         the bot connects; its id."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -235,3 +236,41 @@ async def test_announcements_go_where_messages_can(fake: FakeDiscord, host: Host
     done = await private(await fake.slash(alice, "settings set",
                                           key="tournament_announcements", value="#news"))
     assert "tournament_announcements" in done and "takes no messages" not in done
+
+
+def invite_permissions() -> tuple[int, int]:
+    """The permissions of the README's invite link: with Manage Threads, and without."""
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    found = re.search(r"`permissions=(\d+)`; without Manage\s+Threads: `(\d+)`", readme)
+    assert found, "the README names the invite's permissions"
+    return int(found[1]), int(found[2])
+
+
+async def test_the_readmes_permissions_are_enough(fake: FakeDiscord, host: Host) -> None:
+    # The bot's permissions come from its role as the README's invite link grants them
+    # (@everyone may only read): a game in its thread, played, ended and archived, with
+    # nothing Discord would refuse.
+    full, without = invite_permissions()
+    assert full == without | discord.Permissions(manage_threads=True).value
+    granted = discord.Permissions(full)
+    assert granted == discord.Permissions(
+        view_channel=True, send_messages=True, send_messages_in_threads=True,
+        create_public_threads=True, embed_links=True, attach_files=True, manage_threads=True)
+    everyone = discord.Permissions(view_channel=True, read_message_history=True).value
+    fake.guard.bot_role(full, everyone=everyone)
+    alice, bob, _ = users(fake)
+    bot = await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    guild = bot.get_guild(fake.guild_id)
+    assert guild is not None and guild.me.guild_permissions.value == full | everyone
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, length=1))
+    thread = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    (challenge,) = fake.channel_messages(thread)
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    board = await (await fake.click(bob, challenge, "Accept")).public()
+    assert board.embeds and board.files
+    await (await fake.slash(alice, "board", channel=thread)).message()
+    await (await fake.slash(bob, "forfeit", channel=thread, confirm=True)).message()
+    host.offset = timedelta(minutes=61)
+    cog: Any = bot.get_cog("ThreadsCog")
+    assert await cog.archive_finished() == 1
+    assert not fake.guard.refusals, fake.guard.refusals

@@ -13,7 +13,8 @@ topics/permissions.md, topics/opcodes-and-status-codes.md) says Discord does:
   (Send Messages in Threads in a thread), Attach Files for files, Embed Links for embeds,
   Create Public Threads (or Private) to start a thread, Manage Threads to delete, archive
   or lock one (unarchiving an unlocked thread needs only Send Messages), Manage Channels
-  to delete a channel.  Without Send Messages (in Threads) a member also loses Embed Links
+  to delete a channel, Read Message History to fetch a message (and to reply to one:
+  400/160002).  Without Send Messages (in Threads) a member also loses Embed Links
   and Attach Files, as Discord does implicitly;
 * channel types: GUILD_TEXT (0), GUILD_ANNOUNCEMENT (5), GUILD_FORUM (15) and the
   threads ANNOUNCEMENT_THREAD (10), PUBLIC_THREAD (11), PRIVATE_THREAD (12).  A text
@@ -68,6 +69,7 @@ MANAGE_THREADS = bit("manage_threads")
 MANAGE_CHANNELS = bit("manage_channels")
 CREATE_PUBLIC = bit("create_public_threads")
 CREATE_PRIVATE = bit("create_private_threads")
+HISTORY = bit("read_message_history")
 ALL = discord.Permissions.all().value
 
 
@@ -231,6 +233,9 @@ class Channels:
             self._need(channel_id, ATTACH, "Attach Files")
         if body.get("embeds"):
             self._need(channel_id, EMBED, "Embed Links")
+        if body.get("message_reference") and not self.bot_permissions(channel_id) & HISTORY:
+            raise Refused(400, 160002,
+                          "Cannot reply without permission to read message history")
 
     def _cap(self) -> None:
         if len(self.active_threads()) >= self.max_active_threads:
@@ -320,7 +325,8 @@ class Channels:
             target = fake.messages.get(int(tail[1]))
             if target is None or target.channel_id != channel_id:
                 return reply({"message": "Unknown Message", "code": 10008}, 404)
-            if method == "GET":
+            if method == "GET":  # (Get Channel Message needs Read Message History)
+                self._need(channel_id, HISTORY, "Read Message History")
                 return reply(target.json(fake.base))
             if method == "DELETE":  # deleting is the one thing an archived thread allows
                 del fake.messages[target.id]

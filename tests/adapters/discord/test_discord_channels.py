@@ -47,6 +47,9 @@ async def test_permissions_come_from_overwrites(fake: FakeDiscord, host: Host) -
     assert await code_of(channel.send(embed=discord.Embed(description="x"))) == (403, 50013)
     sent = await channel.send("plain text is fine")
     assert fake.messages[sent.id].content == "plain text is fine"
+    await fake.guard.deny(fake.channel_id, "read_message_history")
+    assert await code_of(channel.fetch_message(sent.id)) == (403, 50013)
+    assert await code_of(sent.reply("a reply")) == (400, 160002)
     # The interaction carries the bot's permissions in its channel (app_permissions).
     alice = fake.user("alice")
     record = await fake.slash(alice, "board")

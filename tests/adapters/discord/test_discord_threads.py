@@ -274,3 +274,17 @@ async def test_the_readmes_permissions_are_enough(fake: FakeDiscord, host: Host)
     cog: Any = bot.get_cog("ThreadsCog")
     assert await cog.archive_finished() == 1
     assert not fake.guard.refusals, fake.guard.refusals
+
+
+async def test_at_the_active_thread_cap_the_game_is_played_in_the_channel(
+        fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    fake.guard.max_active_threads = 0
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    record = await fake.slash(alice, "challenge", opponent=bob, length=3)
+    challenge = await record.public()
+    assert challenge.channel_id == fake.channel_id
+    assert "cap on active threads" in challenge.content and "played here" in challenge.content
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    board = await (await fake.click(bob, challenge, "Accept")).public()
+    assert board.channel_id == fake.channel_id and board.embeds

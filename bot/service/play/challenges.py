@@ -104,6 +104,10 @@ class Challenges:
             return Reply.refuse("You can't challenge yourself: name another player.")
         against_ai = self.ai_actor is not None and opponent.id == self.ai_actor.id
         if opponent.is_bot and not against_ai:
+            if self.ai_actor is None or self.ai is None:
+                return Reply.refuse(f"{opponent.name} is a bot and can't play, and this bot "
+                                    "runs without its AI, so there is no bot to play here: "
+                                    "challenge a person instead.")
             return Reply.refuse(f"{opponent.name} is a bot and can't play. To play the AI, "
                                 "challenge me (the backgammon bot) instead.")
         if (bad := bad_ids(place, actor)) is not None:

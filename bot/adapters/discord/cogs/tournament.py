@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 FORMATS = [app_commands.Choice(name=n, value=v) for n, v in (
     ("single elimination", "single-elimination"), ("double elimination", "double-elimination"),
     ("round robin", "round-robin"), ("Swiss", "swiss"))]
-Number = app_commands.Range[int, 1, 2**53]
+Number = app_commands.Range[int, 1, 2**53 - 1]
+"""A tournament number: Discord's INTEGER options reach 2**53 - 1 at most."""
 NOT_TEXT_CHANNEL = ("Create a tournament in a text channel: each of its matches is played in "
                     "a thread of that channel, and threads cannot hold threads.")
 

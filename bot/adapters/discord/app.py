@@ -36,7 +36,7 @@ from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
-from bot.adapters.discord.presenter import Presenter
+from bot.adapters.discord.presenter import Presenter, received
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
@@ -53,6 +53,10 @@ from bot.service.game import GameService
 log = logging.getLogger(__name__)
 
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[BackgammonBot]) -> bool:
+        received(interaction)  # the deadlines count from here
+        return True
+
     async def on_error(self, interaction: discord.Interaction[BackgammonBot],
                        error: app_commands.AppCommandError) -> None:
         await self.client.on_interaction_error(interaction, error)

@@ -30,7 +30,7 @@ import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -53,6 +53,36 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
                                         replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_TRACKED_CHANNELS = 10_000
+DEFER_AFTER = 1.0
+"""Seconds an interaction may wait for the service before it is deferred: Discord wants the
+first response within 3 s of sending the interaction, and the network's delay (both ways)
+comes on top."""
+AUTOCOMPLETE_BUDGET = 1.0
+"""Seconds autocomplete waits for the service before it answers with no choices (it cannot
+be deferred)."""
+PRIVATE_DEFER = "bg_private_defer"
+"""The key of ``interaction.extras`` set while a private "thinking..." is unresolved."""
+RECEIVED = "bg_received"
+"""The key of ``interaction.extras`` holding when the bot first handled the interaction."""
+T = TypeVar("T")
+
+
+def received(interaction: discord.Interaction[Any]) -> float:
+    """When the bot began handling ``interaction`` (the event loop's clock): the deadlines
+    count from there, across every service call made before the first response."""
+    now = asyncio.get_running_loop().time()
+    return float(interaction.extras.setdefault(RECEIVED, now))
+
+
+async def choices(work: Awaitable[list[T]], budget: float = AUTOCOMPLETE_BUDGET) -> list[T]:
+    """Autocomplete's choices from ``work`` if it answers within ``budget`` seconds, else
+    none: an autocomplete answer cannot be deferred, and a late one is lost."""
+    try:
+        return await asyncio.wait_for(work, budget)
+    except TimeoutError:
+        log.info("autocomplete answered with no choices: the service took over %.1f s",
+                 budget)
+        return []
 """Channels whose newest board message the presenter remembers."""
 log = logging.getLogger(__name__)
 
@@ -104,7 +134,7 @@ class Outgoing:
 class Presenter:
     """Renders replies and answers interactions (one per bot)."""
 
-    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0,
+    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = DEFER_AFTER,
                  notes: Callable[[], ChallengeNotes] | None = None,
                  live: Callable[[Presenter], LiveBoards] | None = None) -> None:
         self.renderer = renderer or Renderer(workers=0)
@@ -113,7 +143,8 @@ class Presenter:
         """The service that keeps a challenge's message (None: challenges are posted with
         their buttons, not noted)."""
         self.defer_after = defer_after
-        """Seconds a service call may take before the interaction is deferred."""
+        """Seconds from the interaction's arrival (:func:`received`) until it is deferred
+        if the service has not answered by then."""
         self._with_buttons: dict[int, int] = {}
         """Channel id -> the last board message posted there with buttons (this run)."""
         self.live = live(self) if live is not None else None
@@ -167,16 +198,33 @@ class Presenter:
 
     # ------------------------------------------------------------ answering
 
-    async def call(self, interaction: discord.Interaction[Any],
-                   work: Awaitable[Reply]) -> Reply:
-        """Await a service call; defer the interaction (privately) if it is slow."""
+    async def call(self, interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+        """Await a service call; defer the interaction (privately) if it is slow.
+
+        The time counts from the interaction's arrival (:func:`received`), not from this
+        call: several calls before the first response share the one budget."""
         task = asyncio.ensure_future(work)
+        left = self.defer_after - (asyncio.get_running_loop().time() - received(interaction))
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+            return await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
         except TimeoutError:
-            if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.defer(interaction)
             return await task
+
+    async def defer(self, interaction: discord.Interaction[Any]) -> None:
+        """Defer privately ("thinking..." only its user sees) unless answered already: what
+        follows may be a refusal, which must stay private (a public defer's first
+        follow-up is public whatever it asks)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            interaction.extras[PRIVATE_DEFER] = True
+
+    async def resolve_private(self, interaction: discord.Interaction[Any],
+                              text: str = "Done: see below.") -> None:
+        """Resolve a private "thinking..." (:meth:`defer`) with ``text``, so that the
+        next follow-up is a message of its own (public if it says so)."""
+        if interaction.extras.pop(PRIVATE_DEFER, False):
+            await interaction.edit_original_response(content=text)
 
     async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
         """An ephemeral answer, whatever state the interaction is in."""
@@ -186,6 +234,7 @@ class Presenter:
                                                     allowed_mentions=NO_MENTIONS)
         else:
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            interaction.extras.pop(PRIVATE_DEFER, None)  # (the follow-up resolved it)
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
                    from_button: bool = False,
@@ -266,12 +315,11 @@ class Presenter:
             reply = rest
         if ref is not None and ref != interaction.channel_id:
             # Acted from the channel of the game's thread: the state goes to the thread.
-            if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.defer(interaction)
             out = await self.build(reply, code_block=code_block)
             there = interaction.client.get_partial_messageable(ref)
             sent_there: discord.Message = await there.send(**out.kwargs())
-            await interaction.edit_original_response(content=f"Done in <#{ref}>.")
+            await self.resolve_private(interaction, f"Done in <#{ref}>.")
             if self.live is not None:
                 guild = place_of(interaction).guild_id
                 await self.live.posted(interaction, reply, sent_there,
@@ -296,7 +344,7 @@ class Presenter:
             return message
         # Deferred privately because the service was slow: resolve the private
         # "thinking" message, then post the state publicly.
-        await interaction.edit_original_response(content="Done: see below.")
+        await self.resolve_private(interaction)
         out = await self.build(reply, code_block=code_block)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)

@@ -22,7 +22,7 @@ from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.errors import MissingPermission, permission_names
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
-from bot.adapters.discord.presenter import private_text
+from bot.adapters.discord.presenter import choices, private_text
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.core.replies import Action
@@ -182,7 +182,8 @@ class GameCog(ServiceCog):
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""
-        server = await self.service.server_settings(place.guild_id)  # threads, channels
+        server = await self.presenter.call(  # threads, channels (deferred if slow)
+            interaction, self.service.server_settings(place.guild_id))
         if server.threads and server.games_allowed(place) and isinstance(
                 channel, discord.TextChannel):
             perms = interaction.app_permissions
@@ -202,7 +203,7 @@ class GameCog(ServiceCog):
                                    channel: discord.TextChannel, opponent: discord.User,
                                    terms: dict[str, Any]) -> None:
         """Open a thread for the game and post the challenge there."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.presenter.defer(interaction)
         name = f"{interaction.user.display_name} vs {opponent.display_name}"
         try:
             thread = await channel.create_thread(
@@ -269,8 +270,8 @@ class GameCog(ServiceCog):
                                 current: str) -> list[app_commands.Choice[str]]:
         if interaction.guild_id is None or interaction.channel_id is None:
             return []
-        plays = await self.service.suggestions(place_of(interaction),
-                                               actor_of(interaction.user), current)
+        plays = await choices(self.service.suggestions(place_of(interaction),
+                                                       actor_of(interaction.user), current))
         return [app_commands.Choice(name=p[:100], value=p[:100]) for p in plays[:25]]
 
     @app_commands.command(description="Take back this turn's moves, or your finished play "

@@ -76,8 +76,8 @@ class TournamentCog(ServiceCog):
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Before each command: the server's settings (its organiser role)."""
         if interaction.guild_id is not None:
-            interaction.extras["settings"] = await self.service.server_settings(
-                interaction.guild_id)
+            interaction.extras["settings"] = await self.presenter.call(
+                interaction, self.service.server_settings(interaction.guild_id))
         return True
 
     def is_organiser(self, interaction: Interaction) -> bool:
@@ -135,12 +135,13 @@ class TournamentCog(ServiceCog):
                      cube: bool | None = None) -> None:
         if not isinstance(interaction.channel, discord.TextChannel):
             return await self.presenter.private(interaction, NOT_TEXT_CHANNEL)
-        await send_signup(self.presenter, interaction, await self.service.tournament_create(
-            *self.where(interaction), is_organiser=self.is_organiser(interaction), name=name,
-            format=format.value, length=length, variant=variant,
-            rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube),
-            max_players=max_players, rounds=rounds, signup_hours=signup_until,
-            round_hours=round_deadline))
+        await send_signup(self.presenter, interaction, await self.presenter.call(
+            interaction, self.service.tournament_create(
+                *self.where(interaction), is_organiser=self.is_organiser(interaction),
+                name=name, format=format.value, length=length, variant=variant,
+                rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube),
+                max_players=max_players, rounds=rounds, signup_hours=signup_until,
+                round_hours=round_deadline)))
 
     @tournament.command(description="Sign up for the tournament")
     async def join(self, interaction: Interaction, tournament: Number | None = None) -> None:
@@ -168,8 +169,10 @@ class TournamentCog(ServiceCog):
 
     @tournament.command(description="The bracket (or the standings table) as a picture")
     async def bracket(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await send_bracket(self.presenter, interaction, await self.service.tournament_bracket(
-            self.where(interaction)[0], tournament), self.bot.config.render.theme)
+        await send_bracket(self.presenter, interaction, await self.presenter.call(
+            interaction, self.service.tournament_bracket(self.where(interaction)[0],
+                                                         tournament)),
+                           self.bot.config.render.theme)
 
     @tournament.command(description="Enter a match's result, with the reason (organisers)")
     @app_commands.describe(pairing="The match, e.g. R2-3", winner="Who wins it",

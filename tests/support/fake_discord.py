@@ -743,6 +743,9 @@ class FakeDiscord:
                 return self._json(target.json(self.base))
             if method == "DELETE":
                 self.messages.pop(target.id, None)
+                self.deleted.append(target.id)
+                if target is record.original:  # follow-ups are messages of their own now
+                    record.original = None
                 return web.Response(status=204)
         return None
 

@@ -36,7 +36,7 @@ from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
-from bot.adapters.discord.presenter import Presenter, received
+from bot.adapters.discord.presenter import DONE, Presenter, received
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
@@ -220,7 +220,13 @@ class BackgammonBot(ServiceBot):
             ref = error_reference()  # in the log line and in the apology: a report finds it
             log.error("unexpected error %s in %s", ref, what, exc_info=original,
                       extra={"error_ref": ref})
-            text = apology(ref)
+            text = apology(ref) if not interaction.extras.get(DONE) else (
+                "Something went wrong on my side while posting the result, so it is not "
+                f"shown here. The error has been logged (error {ref}).")
+        if interaction.extras.get(DONE):  # the service carried the action out already
+            text = ("Your command went through (anything it changed is saved), but I could "
+                    f"not post its result here. {text} `/board` shows where the game "
+                    "stands.")
         try:
             await self.presenter.private(interaction, text)
         except discord.HTTPException as exc:

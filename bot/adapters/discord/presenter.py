@@ -62,6 +62,12 @@ AUTOCOMPLETE_BUDGET = 1.0
 be deferred)."""
 PRIVATE_DEFER = "bg_private_defer"
 """The key of ``interaction.extras`` set while a private "thinking..." is unresolved."""
+PUBLIC_DEFER = "bg_public_defer"
+"""The key of ``interaction.extras`` set while a public "thinking..." is unresolved (its
+first follow-up would be public, whatever it asks)."""
+DONE = "bg_done"
+"""The key of ``interaction.extras`` set once the service carried the action out (an ``ok``
+reply): an error after that must not say that nothing was changed."""
 RECEIVED = "bg_received"
 """The key of ``interaction.extras`` holding when the bot first handled the interaction."""
 T = TypeVar("T")
@@ -219,6 +225,11 @@ class Presenter:
             await interaction.response.defer(ephemeral=True, thinking=True)
             interaction.extras[PRIVATE_DEFER] = True
 
+    @staticmethod
+    def answered(interaction: discord.Interaction[Any]) -> None:
+        """The public "thinking..." got its answer (:meth:`defer_public`)."""
+        interaction.extras.pop(PUBLIC_DEFER, None)
+
     async def resolve_private(self, interaction: discord.Interaction[Any],
                               text: str = "Done: see below.") -> None:
         """Resolve a private "thinking..." (:meth:`defer`) with ``text``, so that the
@@ -226,13 +237,29 @@ class Presenter:
         if interaction.extras.pop(PRIVATE_DEFER, False):
             await interaction.edit_original_response(content=text)
 
+    async def defer_public(self, interaction: discord.Interaction[Any]) -> None:
+        """A public "thinking..." (a board or a picture on its way), noted so that an error
+        before the answer stays private (:meth:`private`)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+            interaction.extras[PUBLIC_DEFER] = True
+
     async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
-        """An ephemeral answer, whatever state the interaction is in."""
+        """An ephemeral answer, whatever state the interaction is in.  After a public
+        "thinking..." (whose first follow-up would be public) the placeholder is deleted
+        first (else, if that fails, turned into a neutral line), so the answer is a
+        private message of its own."""
         text = clip(text or "Done.", MAX_CONTENT)
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True,
                                                     allowed_mentions=NO_MENTIONS)
         else:
+            if interaction.extras.pop(PUBLIC_DEFER, False):
+                try:
+                    await interaction.delete_original_response()
+                except discord.HTTPException as error:
+                    log.info("could not delete the public placeholder: %s", error)
+                    await interaction.edit_original_response(content="(No result to show.)")
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
             interaction.extras.pop(PRIVATE_DEFER, None)  # (the follow-up resolved it)
 
@@ -243,6 +270,8 @@ class Presenter:
         the messages the reply retired (:meth:`retire`).  Returns the public message
         posted (None for a private answer).  A reply with a move builder shows it privately
         (:mod:`.builder`)."""
+        if reply.ok:
+            interaction.extras[DONE] = True
         if reply.ok and reply.builder is not None:
             await builder.show(self.renderer, interaction, reply)
             return None
@@ -320,6 +349,8 @@ class Presenter:
             there = interaction.client.get_partial_messageable(ref)
             sent_there: discord.Message = await there.send(**out.kwargs())
             await self.resolve_private(interaction, f"Done in <#{ref}>.")
+            if from_button:
+                await self._strip_pressed(interaction)
             if self.live is not None:
                 guild = place_of(interaction).guild_id
                 await self.live.posted(interaction, reply, sent_there,
@@ -331,7 +362,7 @@ class Presenter:
             if from_button:
                 await response.edit_message(view=None)
             elif slow:
-                await response.defer(thinking=True)
+                await self.defer_public(interaction)
             else:
                 out = await self.build(reply, code_block=code_block)
                 sent = await response.send_message(**out.kwargs())
@@ -340,15 +371,31 @@ class Presenter:
                 return posted
             out = await self.build(reply, code_block=code_block)
             message = await interaction.followup.send(wait=True, **out.kwargs())
+            self.answered(interaction)
             await self._supersede(interaction, reply, message)
             return message
         # Deferred privately because the service was slow: resolve the private
         # "thinking" message, then post the state publicly.
         await self.resolve_private(interaction)
+        if from_button:
+            await self._strip_pressed(interaction)
         out = await self.build(reply, code_block=code_block)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
         return message
+
+    @staticmethod
+    async def _strip_pressed(interaction: discord.Interaction[Any]) -> None:
+        """Take the buttons off the pressed message when the answer itself could not (the
+        press was deferred privately, or answered in the game's thread): the action is
+        done, its buttons are stale."""
+        message = interaction.message
+        if message is None or not message.components:
+            return
+        try:
+            await message.edit(view=None)
+        except discord.HTTPException as error:  # deleted, or no access any more
+            log.info("could not take the buttons off message %s: %s", message.id, error)
 
     async def publish(self, interaction: discord.Interaction[Any],
                       reply: Reply) -> discord.Message | None:

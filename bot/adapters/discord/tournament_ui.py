@@ -207,9 +207,10 @@ async def send_bracket(presenter: Presenter, interaction: discord.Interaction[An
         await presenter.private(interaction, reply.text)
         return
     if not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
+        await presenter.defer_public(interaction)
     else:  # deferred privately: the picture goes below
         await presenter.resolve_private(interaction, "The bracket: see below.")
     file = await bracket_file(presenter, picture, theme)
     await interaction.followup.send(content=clip(reply.text, 2000), file=file,
                                     allowed_mentions=MENTION_USERS)
+    presenter.answered(interaction)

@@ -9,10 +9,11 @@ database before it answers is refused by the fake; a path that defers first goes
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
-from discord_e2e import Host, posted_challenge, users
+from discord_e2e import Capture, Host, posted_challenge, start_game, users
 from fake_discord import FakeDiscord, Interaction, User
 from slow_storage import SlowStorage, slow_storage
 
@@ -128,3 +129,53 @@ async def test_the_production_threshold_leaves_room_for_latency(
     assert record.refusals == [] and record.callback_type == 5
     assert bot.presenter.defer_after == DEFER_AFTER <= 1.0
     assert AUTOCOMPLETE_BUDGET + 1.0 < 3.0
+
+
+async def test_a_press_deferred_privately_retires_the_pressed_buttons(
+        fake: FakeDiscord, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 3: the Accept of a challenge pressed while the database is slow is deferred
+    privately; the challenge still loses its Accept/Decline buttons."""
+    alice, bob, _ = users(fake)
+    host.storage_factory = slow_storage(fake)
+    bot = await host.start()
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    record = await fake.slash(alice, "challenge", opponent=bob, length=3)
+    challenge = await posted_challenge(fake, record)
+    storage.slow = True
+    pressed = await fake.click(bob, challenge, "Accept")
+    assert await pressed.acknowledged() == 5  # deferred, privately
+    board = await pressed.public()
+    assert "to play" in board.content or board.embeds
+    assert (await pressed.message()).ephemeral  # "Done: see below."
+    await fake.until(lambda: challenge.components == [])
+    assert pressed.refusals == []
+
+
+async def test_an_error_after_a_public_defer_stays_private_and_true(
+        fake: FakeDiscord, host: Host, logs: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 4: the forfeit is saved, then its board cannot be drawn: the apology replaces
+    no public "thinking..." (whose first follow-up is public, discord-api-docs #2866), and
+    says the command went through."""
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    await start_game(fake, alice, bob, length=1)
+
+    async def broken(*args: object, **kwargs: object) -> list[bytes]:
+        raise RuntimeError("the renderer caught fire")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(bot.presenter.renderer, "pngs", broken)
+        record = await fake.slash(alice, "forfeit", confirm=True)
+        assert await record.acknowledged() == 5  # a public "thinking..." (a board to come)
+        apology = await record.message()
+    assert apology.ephemeral, apology
+    assert "went through" in apology.text and "nothing was changed" not in apology.text
+    assert [m for m in fake.messages.values() if m.interaction_id == record.id] == [apology]
+    assert record.refusals == []
+    errors = [r for r in logs.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "the renderer caught fire" in logs.format(errors[0])
+    logs.records.remove(errors[0])  # expected: the fixture fails on any other error
+    after = await fake.slash(bob, "board")  # the forfeit was saved: no game here now
+    assert (await after.message()).ephemeral

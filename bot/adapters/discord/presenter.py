@@ -41,6 +41,7 @@ from bot.adapters.discord.live import LiveBoards
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.puzzles import puzzle_view
 from bot.adapters.discord.renderer import Renderer
+from bot.ops.logs import apology, error_reference
 from bot.service.core.replies import Board, Reply
 from bot.service.core.values import Place
 
@@ -68,6 +69,11 @@ first follow-up would be public, whatever it asks)."""
 DONE = "bg_done"
 """The key of ``interaction.extras`` set once the service carried the action out (an ``ok``
 reply): an error after that must not say that nothing was changed."""
+ANALYSING = ("Analysing: the result will be posted in this channel when it is ready (a "
+             "whole match at expert depth can take many minutes).")
+TOKEN_MARGIN = 14 * 60.0
+"""Seconds after the interaction's arrival that long work still answers through the
+interaction (its token lives 15 minutes); later, in the channel."""
 RECEIVED = "bg_received"
 """The key of ``interaction.extras`` holding when the bot first handled the interaction."""
 T = TypeVar("T")
@@ -243,6 +249,66 @@ class Presenter:
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
             interaction.extras[PUBLIC_DEFER] = True
+
+    async def long_work(self, interaction: discord.Interaction[Any], work: Awaitable[Reply],
+                        under_way: str = ANALYSING, *, from_button: bool = False) -> None:
+        """Work that may outlive the interaction's 15-minute token (``/analyze``): a quick
+        answer (a refusal, a stored result) is answered as usual; otherwise the player is
+        told at once, privately, that it is ``under_way``, and the result is posted as an
+        ordinary message of the channel, which needs no token.  A refusal or an error
+        afterwards is told privately while the token lives, else in the channel."""
+        task = asyncio.ensure_future(work)
+        left = self.defer_after - (asyncio.get_running_loop().time() - received(interaction))
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
+        except TimeoutError:
+            pass
+        else:
+            await self.send(interaction, reply, from_button=from_button)
+            return
+        await self.private(interaction, under_way)
+        try:
+            reply = await task
+        except Exception as error:  # (the one error handler would answer through the token)
+            ref = error_reference()
+            log.error("unexpected error %s in long work", ref, exc_info=error,
+                      extra={"error_ref": ref})
+            await self._late(interaction, apology(ref))
+            return
+        if not reply.ok:
+            await self._late(interaction, private_text(reply))
+            return
+        out = await self.build(reply)
+        head = f"{interaction.user.mention}: the result you asked for is ready."
+        out.content = clip("\n".join(p for p in (head, out.content) if p), MAX_CONTENT)
+        channel = interaction.client.get_partial_messageable(
+            interaction.channel_id or 0, guild_id=interaction.guild_id)
+        try:
+            await channel.send(**out.kwargs())
+        except discord.HTTPException as error:
+            log.warning("could not post the result of long work: %s", error)
+            await self._late(interaction, "The result is ready but could not be posted in "
+                             f"this channel: {error.text or error.status}.")
+            return
+        if from_button:
+            await self._strip_pressed(interaction)
+
+    async def _late(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """A private answer long after the interaction: through the token while it lives,
+        else (or when Discord refuses the token) in the channel, to the player."""
+        if asyncio.get_running_loop().time() - received(interaction) < TOKEN_MARGIN:
+            try:
+                await self.private(interaction, text)
+                return
+            except discord.HTTPException as error:  # the token expired after all
+                log.info("the interaction's token was refused: %s", error)
+        channel = interaction.client.get_partial_messageable(
+            interaction.channel_id or 0, guild_id=interaction.guild_id)
+        try:
+            await channel.send(clip(f"{interaction.user.mention}: {text}", MAX_CONTENT),
+                               allowed_mentions=MENTION_USERS)
+        except discord.HTTPException as error:
+            log.warning("could not tell %s: %s", interaction.user.id, error)
 
     async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
         """An ephemeral answer, whatever state the interaction is in.  After a public

@@ -9,15 +9,17 @@ database before it answers is refused by the fake; a path that defers first goes
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 import pytest
 from discord_e2e import Capture, Host, posted_challenge, start_game, users
-from fake_discord import FakeDiscord, Interaction, User
+from fake_discord import TOKEN_LIFETIME, FakeDiscord, Interaction, User
 from slow_storage import SlowStorage, slow_storage
 
 from bot.adapters.discord.presenter import AUTOCOMPLETE_BUDGET, DEFER_AFTER
+from bot.service.core.replies import Reply
 
 pytestmark = pytest.mark.e2e
 
@@ -179,3 +181,47 @@ async def test_an_error_after_a_public_defer_stays_private_and_true(
     logs.records.remove(errors[0])  # expected: the fixture fails on any other error
     after = await fake.slash(bob, "board")  # the forfeit was saved: no game here now
     assert (await after.message()).ephemeral
+
+
+async def test_long_work_outlives_the_token_and_posts_in_the_channel(
+        fake: FakeDiscord, host: Host, logs: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 2: /analyze match:true says at once that it is under way; the result, ready
+    after the interaction token's 15 minutes, is an ordinary message of the channel; so is
+    an error then (the token refused: 50027)."""
+    alice, _, _ = users(fake)
+    bot = await host.start()
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    release = asyncio.Event()
+    outcome: list[Reply | Exception] = []
+
+    async def analyze(*args: object, **kwargs: object) -> Reply:
+        await release.wait()
+        release.clear()
+        result = outcome.pop(0)
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+    monkeypatch.setattr(bot.service, "analyze", analyze)
+    for result in (Reply(True, "Analysis of the match: alice 4.1, bob 6.3"),
+                   RuntimeError("the analyser caught fire")):
+        outcome.append(result)
+        record = await fake.slash(alice, "analyze", match=True)
+        under_way = await record.message()
+        assert under_way.ephemeral and "Analysing" in under_way.text
+        fake.advance(TOKEN_LIFETIME + 60)
+        before = len(fake.channel_messages(fake.channel_id))
+        release.set()
+        await fake.until(lambda n=before: len(fake.channel_messages(fake.channel_id)) > n)
+        posted = fake.channel_messages(fake.channel_id)[-1]
+        assert posted.interaction_id is None and not posted.ephemeral
+        assert posted.content.startswith(alice.mention)
+        if isinstance(result, Reply):
+            assert "Analysis of the match" in posted.content
+            assert record.refusals == []
+        else:
+            assert "Sorry, something went wrong" in posted.content
+            assert any("50027" in r for r in record.refusals)  # the token had expired
+    errors = [r for r in logs.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "the analyser caught fire" in logs.format(errors[0])
+    logs.records.remove(errors[0])  # expected: the fixture fails on any other error

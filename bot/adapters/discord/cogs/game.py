@@ -373,7 +373,7 @@ class GameCog(ServiceCog):
                       match: bool = False,
                       depth: app_commands.Choice[str] | None = None) -> None:
         place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.analyze(
+        await self.presenter.long_work(interaction, self.service.analyze(
             place, actor, game, depth.value if depth else None, match))
 
 

@@ -1,5 +1,6 @@
-"""Tournament commands: /tournament create, join, leave, start, status, list, bracket,
-result, claim, confirm, remove, cancel, pause, resume.
+"""Tournament commands: the players' /tournament join, leave, status, list, bracket, claim,
+and the organisers' /tournament-admin create, start, result, confirm, remove, cancel, pause,
+resume.
 
 The service (:mod:`bot.service.tournaments.signup`) runs the tournament; this cog translates the
 commands, posts the public sign-up message with persistent Join/Leave buttons, opens a
@@ -7,7 +8,11 @@ thread per pairing (in the tournament's channel; both players are mentioned ther
 as the service has pairings waiting for a place, posts the bracket as a PNG drawn by the
 render workers, and sends the deadline reminders.  Organisers are members with Manage
 Server or the server's organiser role (``/settings set organiser_role``, else the role
-named by the operator's ``tournament.organiser_role``).
+named by the operator's ``tournament.organiser_role``), as the interaction itself says
+(its ``permissions`` and the member's roles it carries, never a cache).  Discord's
+``default_member_permissions`` is per top-level command, so the organisers' subcommands
+are a command of their own, ``/tournament-admin``, shown by default only to members with
+Manage Server (a server opens it to its organiser role in Server Settings > Integrations).
 """
 
 from __future__ import annotations
@@ -51,6 +56,9 @@ class TournamentCog(ServiceCog):
 
     tournament = app_commands.Group(name="tournament", guild_only=True,
                                     description="Tournaments run by the bot")
+    admin = app_commands.Group(name="tournament-admin", guild_only=True,
+                               description="Run the server's tournaments (organisers)",
+                               default_permissions=discord.Permissions(manage_guild=True))
 
     def __init__(self, bot: ServiceBot) -> None:
         super().__init__(bot)
@@ -85,8 +93,8 @@ class TournamentCog(ServiceCog):
         if not isinstance(member, discord.Member):
             return False
         settings = interaction.extras.get("settings") or self.service.settings.defaults()
-        return member.guild_permissions.manage_guild or has_role(member,
-                                                                 settings.organiser_role)
+        return interaction.permissions.manage_guild or has_role(member,
+                                                                settings.organiser_role)
 
     # ------------------------------------------------------------- background
 
@@ -114,7 +122,7 @@ class TournamentCog(ServiceCog):
 
     # ------------------------------------------------------------- commands
 
-    @tournament.command(description="Create a tournament taking sign-ups here (organisers)")
+    @admin.command(description="Create a tournament taking sign-ups here (organisers)")
     @app_commands.describe(
         name="The tournament's name", format="Single or double elimination, round robin, Swiss",
         length="Match length: e.g. 5, or '5 final 7', or '3 r3=5 final 7'",
@@ -153,7 +161,7 @@ class TournamentCog(ServiceCog):
         await self.answer(interaction, self.service.tournament_leave(*self.where(interaction),
             tournament))
 
-    @tournament.command(description="Start the tournament: seeding, round 1 (organisers)")
+    @admin.command(description="Start the tournament: seeding, round 1 (organisers)")
     async def start(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_start(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))
@@ -174,7 +182,7 @@ class TournamentCog(ServiceCog):
                                                          tournament)),
                            self.bot.config.render.theme)
 
-    @tournament.command(description="Enter a match's result, with the reason (organisers)")
+    @admin.command(description="Enter a match's result, with the reason (organisers)")
     @app_commands.describe(pairing="The match, e.g. R2-3", winner="Who wins it",
                            reason="Why (stored and shown with the result)")
     async def result(self, interaction: Interaction, pairing: app_commands.Range[str, 1, 12],
@@ -190,30 +198,30 @@ class TournamentCog(ServiceCog):
         await self.answer(interaction, self.service.tournament_claim(*self.where(interaction),
             tournament))
 
-    @tournament.command(description="Confirm a player's claim (organisers)")
+    @admin.command(description="Confirm a player's claim (organisers)")
     async def confirm(self, interaction: Interaction, pairing: app_commands.Range[str, 1, 12],
                       tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_confirm(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), pairing=pairing, tournament=tournament))
 
-    @tournament.command(description="Remove a player; their match is forfeited (organisers)")
+    @admin.command(description="Remove a player; their match is forfeited (organisers)")
     async def remove(self, interaction: Interaction, player: discord.User,
                      tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_remove(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), user=actor_of(player).id,
             tournament=tournament))
 
-    @tournament.command(description="Cancel the tournament (organisers)")
+    @admin.command(description="Cancel the tournament (organisers)")
     async def cancel(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_cancel(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))
 
-    @tournament.command(description="Stop the deadlines (organisers)")
+    @admin.command(description="Stop the deadlines (organisers)")
     async def pause(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_pause(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))
 
-    @tournament.command(description="Restart the deadlines (organisers)")
+    @admin.command(description="Restart the deadlines (organisers)")
     async def resume(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_resume(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))

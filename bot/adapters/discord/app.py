@@ -52,6 +52,14 @@ from bot.service.game import GameService
 
 log = logging.getLogger(__name__)
 
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+"""The gateway events the bot subscribes to: only the servers themselves (their channels,
+threads and roles, which the caches, the settings and the threads need).  Commands,
+buttons and menus come as interactions, which need no intent; the bot reads no message,
+no typing, no reaction, no member list, no presence."""
+
+
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
     async def interaction_check(self, interaction: discord.Interaction[BackgammonBot]) -> bool:
         received(interaction)  # the deadlines count from here
@@ -84,7 +92,7 @@ class BackgammonBot(ServiceBot):
         options.setdefault("allowed_mentions", discord.AllowedMentions(
             everyone=False, roles=False, users=True))
         super().__init__(command_prefix=commands.when_mentioned,
-                         intents=discord.Intents.default(), tree_cls=BackgammonTree,
+                         intents=INTENTS, tree_cls=BackgammonTree,
                          shard_count=shard_count, help_command=None, **options)
         self.config = config
         self._service = service
@@ -256,7 +264,7 @@ async def _run(config: Config) -> int:
         except discord.LoginFailure:
             log.error("Discord rejected the token: check DISCORD_TOKEN or discord.token")
             return 1
-        except discord.PrivilegedIntentsRequired:  # pragma: no cover - default intents only
+        except discord.PrivilegedIntentsRequired:  # pragma: no cover - no privileged intent
             log.error("Discord refused the intents")
             return 1
         except (aiohttp.ClientError, OSError) as exc:

@@ -48,3 +48,19 @@ async def test_organiser_commands_are_hidden_by_default_and_checked_by_the_inter
     assert "Only the organiser" in await private(record)
     record = await fake.slash(bob, "tournament join")  # the players' command
     assert (await record.message()).text
+
+
+async def test_the_bot_subscribes_only_to_the_intents_it_uses(fake: FakeDiscord,
+                                                              host: Host) -> None:
+    """Item 10: IDENTIFY asks for the guilds intent alone: no message content, no messages,
+    no typing, no members, no presences, no reactions."""
+    alice, bob, _ = users(fake)
+    await host.start()
+    (identify,) = fake.identified
+    intents = discord.Intents.none()
+    intents.value = int(identify["intents"])
+    assert intents == discord.Intents(guilds=True)
+    assert not (intents.message_content or intents.messages or intents.typing
+                or intents.members or intents.presences or intents.reactions)
+    record = await fake.slash(alice, "challenge", opponent=bob)  # interactions still come
+    assert "alice challenges bob" in (await record.public()).content

@@ -229,12 +229,10 @@ class BackgammonBot(ServiceBot):
             log.error("unexpected error %s in %s", ref, what, exc_info=original,
                       extra={"error_ref": ref})
             text = apology(ref) if not interaction.extras.get(DONE) else (
-                "Something went wrong on my side while posting the result, so it is not "
-                f"shown here. The error has been logged (error {ref}).")
+                f"Something went wrong on my side (logged as error {ref}).")
         if interaction.extras.get(DONE):  # the service carried the action out already
             text = ("Your command went through (anything it changed is saved), but I could "
-                    f"not post its result here. {text} `/board` shows where the game "
-                    "stands.")
+                    f"not post its result here. {text} `/board` shows where a game stands.")
         try:
             await self.presenter.private(interaction, text)
         except discord.HTTPException as exc:

@@ -61,6 +61,8 @@ async def answered(fake: FakeDiscord, record: Interaction) -> None:
     Discord's refusal of it."""
     await fake.until(lambda: bool(record.messages or record.refusals
                                   or record.callback_type in (6, 7)))
+    if record.messages and "see below" in record.messages[0].text:  # then the public one
+        await record.public()
 
 
 async def test_every_entry_point_answers_in_time_with_a_slow_database(

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_e2e import Capture, Host, posted_challenge, start_game, users
+from discord_e2e import Capture, Host, Script, posted_challenge, start_game, users
 from fake_discord import TOKEN_LIFETIME, FakeDiscord, Interaction, User
 from slow_storage import SlowStorage, slow_storage
 
 from bot.adapters.discord.presenter import AUTOCOMPLETE_BUDGET, DEFER_AFTER
-from bot.service.core.replies import Reply
+from bot.ai.runner import AIRunner
+from bot.service.core.replies import Action, Reply
 
 pytestmark = pytest.mark.e2e
 
@@ -227,3 +229,47 @@ async def test_long_work_outlives_the_token_and_posts_in_the_channel(
     errors = [r for r in logs.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "the analyser caught fire" in logs.format(errors[0])
     logs.records.remove(errors[0])  # expected: the fixture fails on any other error
+
+
+async def test_the_analyse_the_match_button_is_long_work_too(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 2, the button at a match's end: under way at once, the result in the channel
+    after the token's 15 minutes, the pressed message's buttons retired (item 3)."""
+    host = Host(fake, tmp_path, Script([1, 3, 1, 3]))  # bob opens 3-1
+    host.ai = AIRunner(processes=False, time_limit=20.0)
+    await host.ai.start()
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    try:
+        monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+        await start_game(fake, alice, bob, length=1)
+        await (await fake.slash(bob, "move", moves="8/5 6/5")).public()
+        offer = await (await fake.slash(alice, "resign", kind="single")).public()
+        accepted = await fake.click(bob, offer, "Accept resignation")
+        ended = await accepted.public()
+        await fake.until(lambda: "Analyse the match" in ended.labels())
+        release = asyncio.Event()
+        real_act = bot.service.act
+
+        async def act(action: Action, *args: Any, **kwargs: Any) -> Reply:
+            if action is Action.ANALYZE:
+                await release.wait()
+                return Reply(True, "Analysis of the match: alice 4.1, bob 6.3")
+            return await real_act(action, *args, **kwargs)
+
+        monkeypatch.setattr(bot.service, "act", act)
+        pressed = await fake.click(alice, ended, "Analyse the match")
+        under_way = await pressed.message()
+        assert under_way.ephemeral and "Analysing" in under_way.text
+        fake.advance(TOKEN_LIFETIME + 60)
+        release.set()
+        await fake.until(lambda: any("Analysis of the match" in m.content
+                                     for m in fake.channel_messages(fake.channel_id)))
+        (posted,) = [m for m in fake.channel_messages(fake.channel_id)
+                     if "Analysis of the match" in m.content]
+        assert posted.interaction_id is None and posted.content.startswith(alice.mention)
+        await fake.until(lambda: ended.components == [])
+        assert pressed.refusals == []
+    finally:
+        await host.stop()
+        host.ai.close()

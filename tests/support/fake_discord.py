@@ -23,6 +23,23 @@ What it does, like Discord:
 JSON answers have a ``Content-Type`` of exactly ``application/json`` (what
 discord.py checks).  Requests the fake does not know are recorded in
 :attr:`FakeDiscord.unknown` and answered 404.
+
+As strict as Discord (issue 29; the section "Discord's strictness" below), each refusal
+with Discord's status and error code, recorded in :attr:`FakeDiscord.refusals`:
+
+* a first response more than 3 s after the interaction was sent: 404, 10062 "Unknown
+  interaction" (the interaction stays unanswered); a second one: 400, 40060;
+* a follow-up, an edit, a read or a delete through the interaction's webhook before its
+  first response: 404, 10015 "Unknown Webhook"; 15 minutes after the interaction:
+  401, 50027 "Invalid Webhook Token";
+* a payload over Discord's limits (tests/support/discord_limits.py): 400, 50035
+  "Invalid Form Body"; an empty new message: 400, 50006; a file over 10 MiB: 413, 40005
+  "Request entity too large";
+* a command sync whose schema Discord refuses: 400, 50035.
+
+Time is the fake's :meth:`FakeDiscord.clock`, which a test moves on with
+:meth:`FakeDiscord.advance`; :attr:`FakeDiscord.latency` seconds pass before every REST
+request is handled (the network's delay, which the 3 s include).
 """
 
 from __future__ import annotations
@@ -37,6 +54,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
+import discord_limits as limits
 from aiohttp import BodyPartReader, WSMsgType, web
 from fake_channels import ADMINISTRATOR, Channels
 
@@ -44,6 +62,21 @@ EPHEMERAL = 64
 LOADING = 128
 ALL_PERMISSIONS = discord.Permissions.all().value
 TIMEOUT = 10.0
+RESPONSE_DEADLINE = 3.0
+"""Seconds Discord waits for an interaction's first response."""
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token stays valid for follow-ups and edits."""
+
+
+class Refused(Exception):
+    """A request Discord would refuse: answered with ``status`` and error ``code``."""
+
+    def __init__(self, status: int, code: int, message: str, detail: str = "") -> None:
+        super().__init__(f"{status} {code} {message}: {detail}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.detail = detail
 
 
 def now() -> str:
@@ -171,7 +204,10 @@ class Interaction:
     source: Message | None = None
     fake: FakeDiscord | None = None
     sent_at: float = 0.0
+    """When the interaction was sent (the fake's :meth:`FakeDiscord.clock`)."""
     answered_at: float | None = None
+    refusals: list[str] = field(default_factory=list)
+    """What Discord refused of this interaction's requests (10062, 10015, 50027...)."""
 
     @property
     def answer_time(self) -> float | None:
@@ -244,6 +280,13 @@ class FakeDiscord:
         self.guard = Channels(self)
         """The channels as Discord treats them: types, permissions, archived threads
         (:mod:`fake_channels`)."""
+        self.latency = 0.0
+        """Seconds every REST request takes to reach the fake (the network's delay)."""
+        self._skew = 0.0
+        self.refusals: list[str] = []
+        """Every request refused as Discord would refuse it: "METHOD path: status code ..."."""
+        self.identified: list[dict[str, Any]] = []
+        """The IDENTIFY payloads received (their ``intents``: :attr:`intents`)."""
         self._sockets: list[Socket] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -351,6 +394,7 @@ class FakeDiscord:
 
     async def _identify(self, sock: Socket, data: dict[str, Any]) -> None:
         self.tokens.append(str(data.get("token")))
+        self.identified.append({k: v for k, v in data.items() if k != "token"})
         shard = data.get("shard") or [0, 1]
         await sock.dispatch("READY", {
             "v": 10, "user": self.bot_user.json(), "guilds": [
@@ -408,7 +452,7 @@ class FakeDiscord:
         iid = self.snowflake()
         token = f"itoken-{iid}"
         record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message,
-                             sent_at=asyncio.get_running_loop().time())
+                             sent_at=self.clock())
         self.interactions[token] = record
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind,
@@ -418,7 +462,7 @@ class FakeDiscord:
             "app_permissions": str(
                 self.app_permissions & self.guard.bot_permissions(channel_id)
                 if app_permissions is None else app_permissions),
-            "attachment_size_limit": 25 * 1024 * 1024, "entitlements": [],
+            "attachment_size_limit": limits.MAX_FILE_SIZE, "entitlements": [],
             "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
             "data": data,
         }
@@ -528,6 +572,20 @@ class FakeDiscord:
     # ----------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        try:
+            return await self._route(request)
+        except Refused as refused:
+            path = "/" + request.match_info["path"]
+            self.refusals.append(f"{request.method} {path}: {refused}")
+            await self._notify()
+            errors = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": refused.detail}]}
+            return self._json({"message": refused.message, "code": refused.code,
+                               **({"errors": errors} if refused.code == 50035 else {})},
+                              refused.status)
+
+    async def _route(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         parts = path.strip("/").split("/")
         method = request.method
@@ -561,6 +619,7 @@ class FakeDiscord:
 
     async def _sync(self, request: web.Request, guild: int | None) -> web.Response:
         payload = await request.json()
+        check_commands(payload, global_=guild is None)
         out = []
         for command in payload:
             stored = dict(command, id=str(self.snowflake()), application_id=str(self.app_id),
@@ -597,6 +656,8 @@ class FakeDiscord:
 
     def _new_message(self, channel_id: int, payload: dict[str, Any], files: dict[str, bytes],
                      *, flags: int = 0, interaction: int | None = None) -> Message:
+        if not flags & LOADING:  # ("thinking..." is the one empty message)
+            check_new_message(payload, files)
         message = Message(self.snowflake(), channel_id, self.guild_id, self.bot_user,
                           interaction_id=interaction)
         self._apply(message, payload, files)
@@ -606,6 +667,7 @@ class FakeDiscord:
 
     @staticmethod
     def _apply(message: Message, payload: dict[str, Any], files: dict[str, bytes]) -> None:
+        check_payload(payload, files)
         if "content" in payload:
             message.content = payload["content"] or ""
         if "embeds" in payload:
@@ -622,13 +684,15 @@ class FakeDiscord:
         message.files.update(files)
 
     async def _callback(self, request: web.Request, token: str) -> web.Response:
-        record = self.interactions[token]
+        record = self.interactions.get(token)
+        if record is None:
+            raise Refused(404, 10062, "Unknown interaction", "no such interaction")
         body, files = await self._body(request)
         kind = int(body["type"])
         data = body.get("data") or {}
-        assert not record.callbacks, "an interaction can be answered only once"
+        self._check_callback(record, kind, data, files)
         record.callbacks.append((kind, data))
-        record.answered_at = asyncio.get_running_loop().time()
+        record.answered_at = self.clock()
         message: Message | None = None
         if kind == 4:
             message = self._new_message(record.channel_id, data, files, interaction=record.id)
@@ -662,6 +726,7 @@ class FakeDiscord:
         record = self.interactions.get(token)
         if record is None:
             return self._json({"message": "Unknown Webhook", "code": 10015}, 404)
+        self._check_token(record)
         body, files = await self._body(request)
         if method == "POST" and not rest:
             original = record.original
@@ -692,6 +757,9 @@ class FakeDiscord:
                 return self._json(target.json(self.base))
             if method == "DELETE":
                 self.messages.pop(target.id, None)
+                self.deleted.append(target.id)
+                if target is record.original:  # follow-ups are messages of their own now
+                    record.original = None
                 return web.Response(status=204)
         return None
 
@@ -712,7 +780,67 @@ class FakeDiscord:
         self._apply(message, payload, files)
         message.edits += 1
 
-    def late_answers(self, limit: float = 3.0) -> list[str]:
+    # ------------------------------------------------ Discord's strictness (issue 29)
+
+    def clock(self) -> float:
+        """The fake's time in seconds: the event loop's, moved on by :meth:`advance`."""
+        return asyncio.get_running_loop().time() + self._skew
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on (the 15 minutes of a token pass at once)."""
+        self._skew += seconds
+
+    def pending(self, user: User, *, channel: int | None = None) -> Interaction:
+        """An interaction Discord sent that the bot never received (a test answers it
+        itself, to see what Discord accepts)."""
+        record, _ = self._interaction(2, user, channel or self.channel_id, {})
+        return record
+
+    def forget(self, record: Interaction) -> None:
+        """Drop ``record`` from the check of unanswered interactions (a test that made
+        one late on purpose)."""
+        self.interactions.pop(record.token, None)
+
+    def _refuse(self, record: Interaction, refused: Refused) -> Refused:
+        record.refusals.append(str(refused))
+        return refused
+
+    def _check_callback(self, record: Interaction, kind: int, data: dict[str, Any],
+                        files: dict[str, bytes]) -> None:
+        """Refuse a first response Discord would: a second one, a late one, or one whose
+        payload breaks Discord's limits."""
+        if record.callbacks:
+            raise self._refuse(record, Refused(
+                400, 40060, "Interaction has already been acknowledged."))
+        late = self.clock() - record.sent_at
+        if late > RESPONSE_DEADLINE:
+            raise self._refuse(record, Refused(
+                404, 10062, "Unknown interaction", f"answered after {late:.2f} s"))
+        if kind == 4:
+            check_new_message(data, files)
+        elif kind == 7:
+            check_payload(data, files)
+        elif kind == 8:
+            problems = limits.choice_problems(list(data.get("choices") or []))
+            if problems:
+                raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+        elif kind == 9:
+            problems = limits.modal_problems(data)
+            if problems:
+                raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+
+    def _check_token(self, record: Interaction) -> None:
+        """Refuse the interaction's webhook before its first response (10015) and after
+        the token's 15 minutes (50027)."""
+        if not record.callbacks:
+            raise self._refuse(record, Refused(404, 10015, "Unknown Webhook",
+                                               "the interaction was not answered yet"))
+        age = self.clock() - record.sent_at
+        if age > TOKEN_LIFETIME:
+            raise self._refuse(record, Refused(401, 50027, "Invalid Webhook Token",
+                                               f"the token is {age:.0f} s old"))
+
+    def late_answers(self, limit: float = RESPONSE_DEADLINE) -> list[str]:
         """Interactions not answered within ``limit`` seconds (Discord's 3 s rule)."""
         return [f"{r.type}:{r.id} answered after {r.answer_time}" for r in
                 self.interactions.values()
@@ -720,6 +848,30 @@ class FakeDiscord:
 
     def channel_messages(self, channel_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id]
+
+
+def check_payload(payload: dict[str, Any], files: dict[str, bytes]) -> None:
+    """Refuse a message payload over Discord's limits (50035) or files too big (40005)."""
+    too_big = limits.file_problems(files)
+    if too_big:
+        raise Refused(413, 40005, "Request entity too large", "; ".join(too_big))
+    problems = limits.problems(payload)
+    if problems:
+        raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+
+
+def check_new_message(payload: dict[str, Any], files: dict[str, bytes]) -> None:
+    """:func:`check_payload`, and a new message may not be empty (50006)."""
+    check_payload(payload, files)
+    if limits.empty(payload, files):
+        raise Refused(400, 50006, "Cannot send an empty message")
+
+
+def check_commands(commands: list[dict[str, Any]], *, global_: bool) -> None:
+    """Refuse a command sync whose schema Discord refuses (50035)."""
+    problems = limits.command_problems(commands, global_=global_)
+    if problems:
+        raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
 
 
 class Socket:

@@ -298,6 +298,15 @@ TEXT_CACHE = True
 
 
 @lru_cache(maxsize=4096)
+def _bbox(f: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    return int(left), int(top), int(right), int(bottom)
+
+
+_MASK_MARGIN = 2
+
+
+@lru_cache(maxsize=4096)
 def _text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
     """The coverage mask of ``text`` and where its top-left goes from the anchor point.
 
@@ -307,9 +316,8 @@ def _text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
     goes, and ``paste(colour, box, mask)`` blends exactly like ``draw.text``
     (both are ImagingFill2), so the picture is the same to the bit.
     """
-    box = f.getbbox(text, anchor=anchor)
-    left, top, right, bottom = (int(v) for v in box)  # integers for a FreeType font
-    margin = 2
+    left, top, right, bottom = _bbox(f, text, anchor)  # integers for a FreeType font
+    margin = _MASK_MARGIN
     mask = Image.new("L", (right - left + 2 * margin, bottom - top + 2 * margin), 0)
     ImageDraw.Draw(mask).text((margin - left, margin - top), text, font=f, fill=255,
                               anchor=anchor)
@@ -378,15 +386,20 @@ class _Ops:
             return
         x, y = xy
         if TEXT_CACHE and isinstance(x, int) and isinstance(y, int):
-            mask, dx, dy = _text_mask(f, text, anchor)
-            box = (x + dx, y + dy, x + dx + mask.width, y + dy + mask.height)
+            # The mask's place from the text's bounds (as _text_mask makes it); the mask
+            # itself is made only if the patch has to be drawn.
+            left, top, right, bottom = _bbox(f, text, anchor)
+            box = (x + left - _MASK_MARGIN, y + top - _MASK_MARGIN, x + right + _MASK_MARGIN,
+                   y + bottom + _MASK_MARGIN)
 
             def paste(img: Image.Image, d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
-                img.paste(fill, (box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), mask)
+                mask, dx, dy = _text_mask(f, text, anchor)
+                img.paste(fill, (x + dx - ox, y + dy - oy, x + dx + mask.width - ox,
+                                 y + dy + mask.height - oy), mask)
 
             self.add(zone, box, ("t", f, text, anchor, fill, x, y), paste)
             return
-        left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+        left, top, right, bottom = _bbox(f, text, anchor)
         ix, iy = math.floor(x), math.floor(y)
         box = (min(ix, ix + left) - 2, min(iy, iy + top) - 2, max(ix + 1, ix + right) + 3,
                max(iy + 1, iy + bottom) + 3)
@@ -866,6 +879,7 @@ def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
     chouette = view.chouette is not None
     pal = board_palette(th, size, chouette, gif)
     canvas = _indexed_background(th, size, chouette, gif, pad).copy()
+    into = canvas.im  # pasted into straight: patches are of the same mode, in bounds
     ops = _operations(view, th, size)
     context = _context(th, size, chouette, gif)
     for x0, y0, x1, y1, group, zone in ops.groups():
@@ -877,7 +891,7 @@ def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
         key = (context, x0, y0, tuple(op[1] for op in group))
         patch = _patch(key, background(th, size, chouette), (x0, y0, x1, y1), (0, 0), group,
                        pal)
-        canvas.paste(patch, (x0 + pad, y0))
+        into.paste(patch.im, (x0 + pad, y0, x1 + pad, y1))
     return canvas
 
 

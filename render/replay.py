@@ -27,12 +27,11 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from render.layout import DEFAULT_WIDTH, MIN_WIDTH
-from render.png import _fit, _render, font, palette
+from render.png import GIF_TRANSPARENT, _fit, _render, board_indexed, board_palette, font
 from render.theme import Theme, get_theme
 from render.view import BoardView
 
@@ -119,16 +118,41 @@ def frame_image(frame: ReplayFrame, th: Theme, width: int, index: int, total: in
     """One frame as an RGB image: the board (drawn by :mod:`render.png`) at the
     top left, the caption strip below."""
     board = _render(frame.board, th, width)
-    h = caption_height(width)
-    img = Image.new("RGB", (board.width, board.height + h), th.background)
+    img = Image.new("RGB", (board.width, board.height + caption_height(width)), th.background)
     img.paste(board, (0, 0))
+    img.paste(_caption(frame, th, width, board.width, index, total), (0, board.height))
+    return img
+
+
+def frame_indexed(frame: ReplayFrame, th: Theme, width: int, index: int, total: int
+                  ) -> Image.Image:
+    """The same frame in the GIF's palette: ``frame_image(...).quantize(gif palette)``
+    pixel for pixel, the board from :func:`render.png.board_indexed` (its remembered
+    patches), only the caption strip converted."""
+    chouette = frame.board.chouette is not None
+    board = board_indexed(frame.board, th, width, gif=True)
+    pal = board_palette(th, width, chouette, gif=True)
+    caption = _caption(frame, th, width, board.width, index, total).quantize(
+        palette=pal, dither=Image.Dither.NONE)
+    img = Image.new("P", (board.width, board.height + caption.height), 0)
+    img.putpalette(pal.getpalette() or [])
+    img.paste(board, (0, 0))
+    img.paste(caption, (0, board.height))
+    return img
+
+
+def _caption(frame: ReplayFrame, th: Theme, width: int, board_width: int, index: int,
+             total: int) -> Image.Image:
+    """The caption strip under a frame's board: the caption left, ``index/total`` right."""
+    h = caption_height(width)
+    img = Image.new("RGB", (board_width, h), th.background)
     d = ImageDraw.Draw(img)
-    cy = board.height + h // 2 - max(1, h // 8)
+    cy = h // 2 - max(1, h // 8)
     pad = max(6, round(width * 0.02))
     counter = f"{index}/{total}"
     cf = font(max(9, round(h * 0.45)))
-    d.text((board.width - pad, cy), counter, font=cf, fill=th.panel_muted, anchor="rm")
-    room = board.width - 3 * pad - round(cf.getlength(counter))
+    d.text((board_width - pad, cy), counter, font=cf, fill=th.panel_muted, anchor="rm")
+    room = board_width - 3 * pad - round(cf.getlength(counter))
     colour = th.panel_text if frame.kind is FrameKind.PLAY else th.highlight
     text, f = _fit(frame.caption, max(9, round(h * 0.55)), True, room)
     d.text((pad, cy), text, font=f, fill=colour, anchor="lm")
@@ -158,11 +182,7 @@ def encode(frames: tuple[ReplayFrame, ...], theme: str = "default",
     th = get_theme(theme)
     times = durations(frames)
     total = len(frames)
-    images: list[Image.Image] = []
-    for i, f in enumerate(frames, 1):
-        pal = gif_palette(th, width, f.board.chouette is not None)
-        images.append(frame_image(f, th, width, i, total).quantize(
-            palette=pal, dither=Image.Dither.NONE))
+    images = [frame_indexed(f, th, width, i, total) for i, f in enumerate(frames, 1)]
     out = io.BytesIO()
     # optimize: pixels unchanged from the frame before are written as the
     # transparent index, which LZW stores in a few bits per run.
@@ -171,18 +191,14 @@ def encode(frames: tuple[ReplayFrame, ...], theme: str = "default",
     return out.getvalue(), times
 
 
-TRANSPARENT = 255
+TRANSPARENT = GIF_TRANSPARENT
 """The palette index kept free for the pixels a frame does not change."""
 
 
-@lru_cache(maxsize=16)
 def gif_palette(th: Theme, width: int, chouette: bool) -> Image.Image:
     """The board's palette (:func:`render.png.palette`) less its last colour, whose
     index is the GIF's transparent one."""
-    colours = (palette(th, width, chouette).getpalette() or [])[: 3 * TRANSPARENT]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(colours)
-    return pal
+    return board_palette(th, width, chouette, gif=True)
 
 
 def render_replay(frames: list[ReplayFrame] | tuple[ReplayFrame, ...], *,

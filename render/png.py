@@ -371,6 +371,28 @@ class _Ops:
         z[2], z[3] = max(z[2], x1), max(z[3], y1)
         z[4].append((self.seq, key, draw, (x0, y0, x1, y1)))
 
+    def add_all(self, zone: Hashable, recorded: tuple[Rect, list[Op]]) -> None:
+        """Operations recorded before (by another :class:`_Ops` of the same size), in order,
+        and the rectangle they cover."""
+        (x0, y0, x1, y1), done = recorded
+        if not done:
+            return
+        z = self.zones.get(zone)
+        seq = self.seq
+        if z is None:
+            self.zones[zone] = z = [x0, y0, x1, y1, []]
+        else:
+            z[0], z[1] = min(z[0], x0), min(z[1], y0)
+            z[2], z[3] = max(z[2], x1), max(z[3], y1)
+        z[4].extend([(seq + i, op[1], op[2], op[3]) for i, op in enumerate(done, 1)])
+        self.seq = seq + len(done)
+
+    def recorded(self, zone: Hashable) -> tuple[Rect, list[Op]]:
+        z = self.zones.get(zone)
+        if z is None:
+            return (0, 0, 0, 0), []
+        return (z[0], z[1], z[2], z[3]), list(z[4])
+
     def paste(self, zone: Hashable, key: Hashable, sprite: Image.Image, x: int, y: int) -> None:
         """``sprite`` (RGBA) pasted with its alpha at ``(x, y)``; ``key`` names the sprite."""
         bx0, by0, bx1, by1 = _alpha_box(sprite)
@@ -478,9 +500,29 @@ def _merge(boxes: list[list[Any]]) -> list[list[Any]]:
     return done
 
 
+_stacks: dict[tuple[int, Stack, int, int, int], tuple[Theme, tuple[Rect, list[Op]]]] = {}
+
+
 def _draw_stack(ops: _Ops, zone: Hashable, theme: Theme, st: Stack, fr: Frame) -> None:
+    """A point's (or a bar half's) checkers and count: their operations recorded once per
+    stack (owner, count, place) and added again as they were."""
     if st.owner is None or not st.count:
         return
+    key = (id(theme), st, round(fr.unit * 0.44), ops.width, ops.height)
+    known = _stacks.get(key)
+    if known is None or known[0] is not theme:
+        alone = _Ops(ops.width, ops.height)
+        _record_stack(alone, theme, st, fr)
+        known = (theme, alone.recorded(0))
+        if len(_stacks) > 4096:
+            _stacks.clear()
+        _stacks[key] = known
+    ops.add_all(zone, known[1])
+
+
+def _record_stack(ops: _Ops, theme: Theme, st: Stack, fr: Frame) -> None:
+    assert st.owner is not None
+    zone = 0
     sprite = checker_sprite(theme, int(st.owner), st.radius)
     key = ("chk", int(st.owner), st.radius)
     half = sprite.width // 2
@@ -829,7 +871,8 @@ _bases: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
 
 
 def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: bool, pad: int,
-             context: int, group: list[Op], base: int) -> bool:
+             context: int, group: list[Op], base: int,
+             placed: list[tuple[int, int, Image.Image]] | None) -> bool:
     """A zone with a base (a panel): the base's patch, then each cluster of the later
     operations drawn over the base's RGB; False (nothing drawn) when one of those
     reaches outside the base."""
@@ -864,18 +907,25 @@ def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: boo
             return False
         boxes.append([x0, y0, x1, y1, [op]])
     canvas.paste(indexed, (bx0 + pad, by0))
+    if placed is not None:
+        placed.append((by0, by1, indexed))
     for x0, y0, x1, y1, ops in _merge(boxes):
         ops.sort()
         key = (context, bkey, x0, y0, tuple(op[1] for op in ops))
-        canvas.paste(_patch(key, rgb, (x0, y0, x1, y1), (bx0, by0), ops, pal), (x0 + pad, y0))
+        patch = _patch(key, rgb, (x0, y0, x1, y1), (bx0, by0), ops, pal)
+        canvas.paste(patch, (x0 + pad, y0))
+        if placed is not None:
+            placed.append((y0, y1, patch))
     return True
 
 
 def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
-                  pad: int = 0) -> Image.Image:
+                  pad: int = 0, placed: list[tuple[int, int, Image.Image]] | None = None
+                  ) -> Image.Image:
     """The picture in the palette's colours ("P" mode): the same pixels as
     ``_render(...).quantize(palette=board_palette(...), dither=NONE)``, with ``pad``
-    columns of index 0 at its left."""
+    columns of index 0 at its left.  ``placed`` (if given) is told each patch pasted,
+    as ``(top row, bottom row, patch)``."""
     chouette = view.chouette is not None
     pal = board_palette(th, size, chouette, gif)
     canvas = _indexed_background(th, size, chouette, gif, pad).copy()
@@ -886,12 +936,14 @@ def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
         group.sort()
         base = ops.bases.get(zone) if zone is not None else None
         if base is not None and _layered(canvas, th, size, chouette, gif, pad, context,
-                                         group, base):
+                                         group, base, placed):
             continue
         key = (context, x0, y0, tuple(op[1] for op in group))
         patch = _patch(key, background(th, size, chouette), (x0, y0, x1, y1), (0, 0), group,
                        pal)
         into.paste(patch.im, (x0 + pad, y0, x1 + pad, y1))
+        if placed is not None:
+            placed.append((y0, y1, patch))
     return canvas
 
 
@@ -1017,14 +1069,19 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 def indexed_png(padded: Image.Image, fast: bool = True) -> bytes:
     """PNG bytes of a "P" image whose first column is index 0 (:func:`board_indexed`
     with ``pad=1``): that column is each row's filter byte (0: none), so the image's
-    bytes are the PNG's scanlines as they are, deflated in one call."""
+    bytes are the PNG's scanlines as they are, deflated in one call.
+
+    (Deflating bands of rows apart and remembering the bands no move touched was
+    tried: two bands in three change from one position to the next, and the
+    bookkeeping cost more than it saved.)"""
     width, height = padded.width - 1, padded.height
     colours = bytes(padded.getpalette() or [])
+    data = deflate(padded.tobytes(), fast)
     return b"".join((
         b"\x89PNG\r\n\x1a\n",
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
         _chunk(b"PLTE", colours),
-        _chunk(b"IDAT", deflate(padded.tobytes(), fast)),
+        _chunk(b"IDAT", data),
         _chunk(b"IEND", b""),
     ))
 

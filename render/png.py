@@ -306,6 +306,32 @@ def _bbox(f: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
 _MASK_MARGIN = 2
 
 
+@lru_cache(maxsize=64)
+def _metrics(f: Font) -> tuple[int, int]:
+    ascent, descent = f.getmetrics()
+    return int(ascent), int(descent)
+
+
+def _loose_box(f: Font, text: str, anchor: str, x: float, y: float) -> Rect:
+    """A rectangle sure to hold ``text`` drawn at ``(x, y)``: its advance and the font's
+    ascent and descent placed by the anchor, with a margin (measuring its ink exactly
+    costs a rasterisation: the IDs, new on every board, would pay it each time)."""
+    width = _length(f, text)
+    ascent, descent = _metrics(f)
+    margin = int(f.size) // 4 + 2
+    h, v = anchor[0], anchor[1]
+    left = x if h == "l" else x - width if h == "r" else x - width / 2
+    if v == "m":
+        top = y - (ascent + descent) / 2
+    elif v in "as":
+        top = y - (0 if v == "a" else ascent)
+    else:  # "t", "b", "d": no guess, the whole height either side
+        top = y - ascent - descent
+    bottom = top + ascent + descent if v in "mas" else y + ascent + descent
+    return (math.floor(min(left, x)) - margin, math.floor(top) - 2,
+            math.ceil(max(left + width, x)) + margin + 1, math.ceil(bottom) + 3)
+
+
 @lru_cache(maxsize=4096)
 def _text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
     """The coverage mask of ``text`` and where its top-left goes from the anchor point.
@@ -407,6 +433,11 @@ class _Ops:
         if not text:
             return
         x, y = xy
+        # A whole number in a float is drawn as that integer is (no fractional start).
+        if isinstance(x, float) and x.is_integer():
+            x = int(x)
+        if isinstance(y, float) and y.is_integer():
+            y = int(y)
         if TEXT_CACHE and isinstance(x, int) and isinstance(y, int):
             # The mask's place from the text's bounds (as _text_mask makes it); the mask
             # itself is made only if the patch has to be drawn.
@@ -421,10 +452,13 @@ class _Ops:
 
             self.add(zone, box, ("t", f, text, anchor, fill, x, y), paste)
             return
-        left, top, right, bottom = _bbox(f, text, anchor)
-        ix, iy = math.floor(x), math.floor(y)
-        box = (min(ix, ix + left) - 2, min(iy, iy + top) - 2, max(ix + 1, ix + right) + 3,
-               max(iy + 1, iy + bottom) + 3)
+        if text.isascii() and len(anchor) == 2:  # DejaVu's ascent and descent hold ASCII
+            box = _loose_box(f, text, anchor, x, y)
+        else:
+            left, top, right, bottom = _bbox(f, text, anchor)
+            ix, iy = math.floor(x), math.floor(y)
+            box = (min(ix, ix + left) - 2, min(iy, iy + top) - 2, max(ix + 1, ix + right) + 3,
+                   max(iy + 1, iy + bottom) + 3)
 
         def draw(img: Image.Image, d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
             d.text((x - ox, y - oy), text, font=f, fill=fill, anchor=anchor)
@@ -717,7 +751,7 @@ def _operations(view: BoardView, th: Theme, size: int) -> _Ops:
     if view.ids:  # the IDs at the right, the title left of them
         width = fr.title[2] - fr.title[0]
         it, itf = _fit(view.ids, round(u * 0.26), False, width * 11 // 20)
-        ops.text("title", (fr.title[2], mid_y), it, itf, th.panel_muted, "rm")
+        ops.text("ids", (fr.title[2], mid_y), it, itf, th.panel_muted, "rm")
         rest = width - round(_length(itf, it)) - round(TITLE_GAP_UNITS * u)  # issue 30 item 11
         if title and rest > 0:
             t, tf = _fit(title, round(u * 0.36), False, rest)

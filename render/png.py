@@ -845,8 +845,9 @@ def _operations(view: BoardView, th: Theme, size: int) -> _Ops:
 # ------------------------------------------------------------ indexed picture
 
 
-PATCHES = 2048
-"""Zone patches remembered (per process, all themes and sizes together)."""
+PATCHES = 4096
+"""Zone patches remembered (per process, all themes and sizes together); the oldest
+forgotten first."""
 
 _patches: OrderedDict[Hashable, Image.Image] = OrderedDict()
 _patch_lock = threading.Lock()
@@ -882,11 +883,9 @@ def _patch(key: Hashable, under: Image.Image, box: Rect, origin: tuple[int, int]
            group: list[Op], pal: Image.Image) -> Image.Image:
     """The remembered patch ``key``, else ``group`` drawn over ``under``'s ``box`` (the
     picture's ``box`` is ``under``'s shifted by ``origin``) and converted to ``pal``."""
-    with _patch_lock:
-        patch = _patches.get(key)
-        if patch is not None:
-            _patches.move_to_end(key)
-            return patch
+    patch = _patches.get(key)  # (first in, first out: hashing a key again costs more
+    if patch is not None:      # than the few patches drawn again after their turn)
+        return patch
     x0, y0, x1, y1 = box
     ox, oy = origin
     rgb = under.crop((x0 - ox, y0 - oy, x1 - ox, y1 - oy))

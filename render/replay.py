@@ -25,10 +25,12 @@ frame merged into the next (a lower frame rate) as a last resort.
 from __future__ import annotations
 
 import io
+import struct
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.layout import DEFAULT_WIDTH, MIN_WIDTH
 from render.png import GIF_TRANSPARENT, _fit, _render, board_indexed, board_palette, font
@@ -183,12 +185,76 @@ def encode(frames: tuple[ReplayFrame, ...], theme: str = "default",
     times = durations(frames)
     total = len(frames)
     images = [frame_indexed(f, th, width, i, total) for i, f in enumerate(frames, 1)]
+    return animated_gif(images, times), times
+
+
+_UNCHANGED = [255] + [0] * 255
+"""A difference of 0 (the same palette index) to 1 in a mask, anything else to 0."""
+
+
+def animated_gif(images: list[Image.Image], times: tuple[int, ...]) -> bytes:
+    """An animated GIF of "P" images on one palette, each shown ``times`` ms, looping.
+
+    Written here as Pillow's ``save_all(optimize=True, disposal=1, transparency=...)``
+    writes it, less its work on each whole frame (copies, palette checks): each frame
+    after the first is the rectangle that changed, its unchanged pixels the
+    transparent index (LZW stores their runs in a few bits), not disposed; a frame
+    identical to the one before lengthens it.  Pillow's LZW encodes each rectangle."""
+    width, height = images[0].size
+    colours = bytes(images[0].getpalette() or [])[:768].ljust(768, b"\0")
+    parts = [b"GIF89a", struct.pack("<HHBBB", width, height, 0xF7, 0, 0), colours,
+             b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"]
+    frames: list[list[Any]] = []
+    previous: Image.Image | None = None
+    for img, ms in zip(images, times, strict=True):
+        if previous is None:
+            box: tuple[int, int, int, int] | None = (0, 0, width, height)
+            piece = img
+        else:
+            delta = ImageChops.subtract_modulo(img, previous)
+            box = delta.getbbox()
+            if box is None:
+                frames[-1][2] += ms
+                continue
+            piece = img.crop(box)
+            piece.paste(TRANSPARENT, mask=delta.crop(box).point(_UNCHANGED, "1"))
+        frames.append([box, _lzw(piece), ms])
+        previous = img
+    for (x0, y0, x1, y1), data, ms in frames:
+        parts.append(b"!\xf9\x04\x05" + struct.pack("<HBB", int(ms / 10), TRANSPARENT, 0))
+        parts.append(b"," + struct.pack("<HHHHB", x0, y0, x1 - x0, y1 - y0, 0) + data)
+    parts.append(b";")
+    return b"".join(parts)
+
+
+def _lzw(piece: Image.Image) -> bytes:
+    """The LZW data of ``piece`` (its code size, its sub-blocks, their terminator), as
+    Pillow's GIF writer encodes a single image (its indices as they are: no palette
+    optimisation; rows in order: not interlaced)."""
     out = io.BytesIO()
-    # optimize: pixels unchanged from the frame before are written as the
-    # transparent index, which LZW stores in a few bits per run.
-    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=list(times),
-                   loop=0, optimize=True, disposal=1, transparency=TRANSPARENT)
-    return out.getvalue(), times
+    piece.save(out, "GIF", optimize=False, interlace=False)
+    data = out.getvalue()
+    pos = 13
+    if data[10] & 0x80:  # the global colour table
+        pos += 3 << ((data[10] & 7) + 1)
+    while data[pos] == 0x21:  # extensions: label, then sub-blocks
+        pos += 2
+        while data[pos]:
+            pos += data[pos] + 1
+        pos += 1
+    if data[pos] != 0x2C:
+        raise ValueError("no image in Pillow's GIF")
+    flags = data[pos + 9]
+    if flags & 0x40:
+        raise ValueError("Pillow's GIF is interlaced")
+    pos += 10
+    if flags & 0x80:  # a local colour table
+        pos += 3 << ((flags & 7) + 1)
+    start = pos
+    pos += 1
+    while data[pos]:
+        pos += data[pos] + 1
+    return data[start:pos + 1]
 
 
 TRANSPARENT = GIF_TRANSPARENT

@@ -904,8 +904,7 @@ _bases: OrderedDict[Hashable, tuple[Image.Image, Image.Image]] = OrderedDict()
 
 
 def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: bool, pad: int,
-             context: int, group: list[Op], base: int,
-             placed: list[tuple[int, int, Image.Image]] | None) -> bool:
+             context: int, group: list[Op], base: int) -> bool:
     """A zone with a base (a panel): the base's patch, then each cluster of the later
     operations drawn over the base's RGB; False (nothing drawn) when one of those
     reaches outside the base."""
@@ -940,25 +939,18 @@ def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: boo
             return False
         boxes.append([x0, y0, x1, y1, [op]])
     canvas.paste(indexed, (bx0 + pad, by0))
-    if placed is not None:
-        placed.append((by0, by1, indexed))
     for x0, y0, x1, y1, ops in _merge(boxes):
         ops.sort()
         key = (context, bkey, x0, y0, tuple(op[1] for op in ops))
-        patch = _patch(key, rgb, (x0, y0, x1, y1), (bx0, by0), ops, pal)
-        canvas.paste(patch, (x0 + pad, y0))
-        if placed is not None:
-            placed.append((y0, y1, patch))
+        canvas.paste(_patch(key, rgb, (x0, y0, x1, y1), (bx0, by0), ops, pal), (x0 + pad, y0))
     return True
 
 
 def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
-                  pad: int = 0, placed: list[tuple[int, int, Image.Image]] | None = None
-                  ) -> Image.Image:
+                  pad: int = 0) -> Image.Image:
     """The picture in the palette's colours ("P" mode): the same pixels as
     ``_render(...).quantize(palette=board_palette(...), dither=NONE)``, with ``pad``
-    columns of index 0 at its left.  ``placed`` (if given) is told each patch pasted,
-    as ``(top row, bottom row, patch)``."""
+    columns of index 0 at its left."""
     chouette = view.chouette is not None
     pal = board_palette(th, size, chouette, gif)
     canvas = _indexed_background(th, size, chouette, gif, pad).copy()
@@ -969,14 +961,12 @@ def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
         group.sort()
         base = ops.bases.get(zone) if zone is not None else None
         if base is not None and _layered(canvas, th, size, chouette, gif, pad, context,
-                                         group, base, placed):
+                                         group, base):
             continue
         key = (context, x0, y0, tuple(op[1] for op in group))
         patch = _patch(key, background(th, size, chouette), (x0, y0, x1, y1), (0, 0), group,
                        pal)
         into.paste(patch.im, (x0 + pad, y0, x1 + pad, y1))
-        if placed is not None:
-            placed.append((y0, y1, patch))
     return canvas
 
 

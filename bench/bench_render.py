@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from engine.move import Move
 from engine.movegen import legal_plays
@@ -23,6 +25,12 @@ from render import BoardView, CubeView, LastPlay, MatchInfo, PlayerInfo, render_
 from render.layout import DEFAULT_WIDTH
 from render.png import MAX_PNG_BYTES, board_indexed, clear_board_cache, indexed_png, render_image
 from render.theme import get_theme
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "tests" / "support") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
+
+import render_before  # noqa: E402  (the renderer before issue 35, the same-run reference)
 
 TARGET_MS = 15.0
 TARGET_KB = MAX_PNG_BYTES // 1024
@@ -66,6 +74,7 @@ def run(quick: bool) -> list[str]:
     views = corpus(count)
     render_png(views[0][0])  # build the cached background, sprites and palette
     render_png(views[0][0], truecolor=True)
+    render_before.render_png(views[0][0])
 
     th = get_theme("default")
     full: list[float] = []
@@ -75,6 +84,7 @@ def run(quick: bool) -> list[str]:
     rgb: list[float] = []
     movegen: list[float] = []
     sizes: list[int] = []
+    before: list[float] = []
     for view, dice in views:
         clear_board_cache()
         t0 = time.perf_counter()
@@ -91,6 +101,8 @@ def run(quick: bool) -> list[str]:
         t5 = time.perf_counter()
         indexed_png(picture)
         t6 = time.perf_counter()
+        render_before.render_png(view)
+        before.append(time.perf_counter() - t6)
         full.append(t1 - t0)
         draw.append(t2 - t1)
         rgb.append(t3 - t2)
@@ -117,6 +129,9 @@ def run(quick: bool) -> list[str]:
         f"engine.movegen.legal_plays median on the same positions: {gen_ms:.3f} ms",
         f"render / legal_plays: {ratio:.1f}x "
         f"({'rendering' if ratio > 1 else 'move generation'} dominates a reply)",
+        f"the renderer before issue 35 (tests/support/render_before.py) on the same "
+        f"positions: median {_median_ms(before):.2f} ms; now {render_ms / _median_ms(before):.2f}x "
+        f"of it ({_median_ms(before) / gen_ms:.0f}x legal_plays)",
         f"issue 35 target 1: render_png median / legal_plays median = {ratio:.1f}x "
         f"(target <= {TARGET_RATIO:.0f}x: {'met' if ratio <= TARGET_RATIO else 'NOT met'}); "
         f"PNG <= {TARGET_KB} KB: {'met' if size_met else 'NOT met'}",

@@ -1146,6 +1146,10 @@ def render_png(view: BoardView, *, theme: str = "default", size: int = DEFAULT_W
     if truecolor:
         return encode_png(_render(view, th, size))
     key = (view, th, size)
+    try:
+        hash(key)
+    except TypeError:  # a view holding something unhashable: drawn, not remembered
+        return indexed_png(board_indexed(view, th, size, pad=1))
     with _board_lock:
         data = _boards.get(key)
         if data is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from slow_storage import SlowStorage, slow_storage
 
 from bot.adapters.discord.presenter import AUTOCOMPLETE_BUDGET, DEFER_AFTER
 from bot.ai.runner import AIRunner
+from bot.config import DiscordConfig
 from bot.service.core.replies import Action, Reply
 
 pytestmark = pytest.mark.e2e
@@ -285,7 +287,7 @@ async def test_the_analyse_the_match_button_is_long_work_too(
         host.ai.close()
 
 
-# ------------------------------------------------- every component and autocomplete
+# ------------------------------------- every component, autocomplete and the live board
 
 
 class Sweep:
@@ -451,3 +453,53 @@ async def test_every_autocomplete_answers_in_time_with_a_slow_database(
     assert late == []
     assert {"/move moves", "/challenge variant", "/challenge variant_rules",
             "/settings set key", "/settings set value"} <= set(swept), swept
+
+
+async def test_the_live_board_answers_in_time_with_settings_not_yet_read(
+        fake: FakeDiscord, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1 for board_mode 'live': the mode is a server setting, read from the database
+    after the service's call; when it is not cached, the first answer must not wait on it."""
+    alice, bob, _ = users(fake)
+    host.storage_factory = slow_storage(fake)
+    bot = await host.start(replace(host.config, discord=DiscordConfig(
+        use_threads=False, board_mode="live")))
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    assert bot.presenter.live is not None
+    bot.presenter.live.min_interval = 0.0
+    await start_game(fake, alice, bob, length=3)
+    sweep = Sweep(fake, [alice, bob])
+    real_act = bot.service.act
+
+    async def act(*args: Any, **kwargs: Any) -> Any:
+        """The action at once, after which the server's settings are no longer cached (as
+        when the cache's time ran out meanwhile) and the database is slow."""
+        storage.slow = False
+        try:
+            return await real_act(*args, **kwargs)
+        finally:
+            bot.service.settings.forget(fake.guild_id)
+            storage.slow = True
+
+    monkeypatch.setattr(bot.service, "act", act)
+    live = bot.presenter.live
+    for _ in range(4):  # (each state drawn on the live board before the next press)
+        for _ in range(1000):  # (an edit's task ends after its last request: polled)
+            board = fake.messages[live.showing(fake.channel_id) or 0]
+            if not live.drawing and board.components:
+                break
+            await asyncio.sleep(0.01)
+        if "Play" in board.labels():
+            await sweep.build(board)
+        else:
+            await sweep.click(board, "Roll")
+    record = await fake.slash(alice, "board")
+    await answered(fake, record)
+    sweep.check("/board", record)
+    assert sweep.late == []
+    assert "the Roll button" in sweep.pressed and "/board" in sweep.pressed
+    # (the board posted anew: the turn's mention, which linked the old one, goes)
+    await fake.until(lambda: not [m for m in fake.channel_messages(fake.channel_id)
+                                  if "(board: " in m.content])
+    assert bot.presenter.live.edits > 0  # (the board was live: edited in place)

@@ -503,3 +503,41 @@ async def test_the_live_board_answers_in_time_with_settings_not_yet_read(
     await fake.until(lambda: not [m for m in fake.channel_messages(fake.channel_id)
                                   if "(board: " in m.content])
     assert bot.presenter.live.edits > 0  # (the board was live: edited in place)
+
+
+async def test_the_analyse_the_match_button_answers_in_time_with_a_slow_database(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1 for the long work of a match's end: the real analysis, the database slow."""
+    host = Host(fake, tmp_path, Script([1, 3, 1, 3]))  # bob opens 3-1
+    host.ai = AIRunner(processes=False, time_limit=20.0)
+    await host.ai.start()
+    host.storage_factory = slow_storage(fake)
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    try:
+        storage = host.storage
+        assert isinstance(storage, SlowStorage)
+        monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+        await start_game(fake, alice, bob, length=1)
+        await (await fake.slash(bob, "move", moves="8/5 6/5")).public()
+        offer = await (await fake.slash(alice, "resign", kind="single")).public()
+        ended = await (await fake.click(bob, offer, "Accept resignation")).public()
+        await fake.until(lambda: "Analyse the match" in ended.labels())
+        storage.slow = True
+        sweep = Sweep(fake, [alice, bob])
+        pressed = await fake.click(alice, ended, "Analyse the match")
+        await fake.until(lambda: bool(pressed.messages or pressed.refusals))
+        sweep.check("the Analyse the match button", pressed)
+        assert sweep.late == []
+        await fake.until(lambda: ended.components == [])
+
+        def result() -> bool:  # (in the channel, or as the press's own answer)
+            return any(not m.ephemeral and m.id != ended.id and (
+                m.interaction_id == pressed.id or m.content.startswith(alice.mention))
+                for m in fake.channel_messages(fake.channel_id))
+
+        await fake.until(result, 120)
+        assert pressed.refusals == []
+    finally:
+        await host.stop()
+        host.ai.close()

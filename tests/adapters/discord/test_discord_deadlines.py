@@ -541,3 +541,31 @@ async def test_the_analyse_the_match_button_answers_in_time_with_a_slow_database
     finally:
         await host.stop()
         host.ai.close()
+
+
+async def test_the_chouette_buttons_answer_in_time_with_a_slow_database(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1 for a chouette: the box's Double, a partner's own Drop, the captain's Take
+    (answers that leave the double open, then close it), the database slow."""
+    host = Host(fake, tmp_path, Script([6, 5, 4, 1, 3, 6, 5]))  # seats; box 1, captain 3
+    host.storage_factory = slow_storage(fake)
+    alice, bob, carol = users(fake)
+    bot = await host.start()
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    await (await fake.slash(alice, "chouette open", stake=5)).public()
+    await (await fake.slash(bob, "chouette join")).public()
+    await (await fake.slash(carol, "chouette join")).public()
+    await (await fake.slash(carol, "chouette start")).public()
+    storage.slow = True
+    sweep = Sweep(fake, [alice, bob, carol])
+    record = await fake.slash(bob, "move", moves="8/5 6/5")  # the captain
+    await answered(fake, record)
+    sweep.check("/move", record)
+    for label, user in (("Double", alice), ("Drop", carol), ("Take", bob)):
+        board = sweep.board()
+        assert user.id in button_users(board, label), (label, board.labels())
+        await sweep.click(board, label, user)
+    assert sweep.late == []
+    assert "bob takes: the cube is at 2" in sweep.board().text

@@ -116,20 +116,25 @@ class LiveBoards:
         board = self._boards.get(channel_id)
         return board.message_id if board is not None else None
 
-    async def _live(self, interaction: discord.Interaction[Any], reply: Reply) -> Place | None:
-        """The place of a reply that shows a game's board in a live channel, else None."""
+    async def where(self, interaction: discord.Interaction[Any], reply: Reply) -> Place | None:
+        """The place of a reply that shows a game's board in a live channel, else None.
+
+        It reads the server's ``board_mode`` setting, from the database when it is not in
+        memory: the presenter awaits it within the interaction's budget for a first
+        response (:meth:`~.presenter.Presenter.call`), before :meth:`take`."""
         if not reply.boards or reply.match_id is None or reply.version is None:
             return None
         place = place_of(interaction)
         return place if await self.mode(place) == LIVE else None
 
-    async def take(self, interaction: discord.Interaction[Any], reply: Reply, *,
-                   from_button: bool = False, acked: bool = False) -> Reply | None:
-        """Show ``reply`` on the channel's live board if it has one for this game: the
-        interaction is answered (unless ``acked``) and the edit queued; None is returned.
-        Otherwise the reply (or what of it goes on a new message) is returned for the
-        presenter to post; :meth:`posted` then makes that message the live board."""
-        place = await self._live(interaction, reply)
+    async def take(self, interaction: discord.Interaction[Any], reply: Reply,
+                   place: Place | None, *, from_button: bool = False,
+                   acked: bool = False) -> Reply | None:
+        """Show ``reply`` on the channel's live board if it has one for this game (``place``:
+        :meth:`where` the reply goes live, None: not live): the interaction is answered
+        (unless ``acked``) and the edit queued; None is returned.  Otherwise the reply (or
+        what of it goes on a new message) is returned for the presenter to post;
+        :meth:`posted` then makes that message the live board."""
         board = self._boards.get(place.channel_id) if place is not None else None
         if place is None or board is None:
             return reply

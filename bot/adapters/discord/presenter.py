@@ -404,7 +404,10 @@ class Presenter:
             return None
         ref = reply.channel_ref
         if self.live is not None and (ref is None or ref == interaction.channel_id):
-            rest = await self.live.take(interaction, reply, from_button=from_button)
+            # (the board mode is a setting, maybe read from the database: within the
+            # budget of the first response, deferred when it is slow)
+            where = await self.call(interaction, self.live.where(interaction, reply))
+            rest = await self.live.take(interaction, reply, where, from_button=from_button)
             if rest is None:  # the live board is edited in place
                 return None
             reply = rest
@@ -469,7 +472,8 @@ class Presenter:
         move builder's pick that made the play edits the builder itself): a new board as a
         follow-up, or the live board edited."""
         if self.live is not None:
-            rest = await self.live.take(interaction, reply, acked=True)
+            where = await self.live.where(interaction, reply)  # (answered already)
+            rest = await self.live.take(interaction, reply, where, acked=True)
             if rest is None:
                 return None
             reply = rest

@@ -10,21 +10,33 @@ database before it answers is refused by the fake; a path that defers first goes
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_e2e import Capture, Host, Script, posted_challenge, start_game, users
-from fake_discord import TOKEN_LIFETIME, FakeDiscord, Interaction, User
+from discord_e2e import (
+    Capture,
+    Host,
+    Script,
+    button_users,
+    posted_challenge,
+    start_game,
+    users,
+)
+from fake_discord import TOKEN_LIFETIME, FakeDiscord, Interaction, Message, User
 from slow_storage import SlowStorage, slow_storage
 
 from bot.adapters.discord.presenter import AUTOCOMPLETE_BUDGET, DEFER_AFTER
 from bot.ai.runner import AIRunner
+from bot.config import DiscordConfig
 from bot.service.core.replies import Action, Reply
 
 pytestmark = pytest.mark.e2e
 
+BUILDER_BUTTONS = ("Undo step", "Start over", "Confirm")
 SUBCOMMAND, GROUP, STRING, INTEGER, BOOLEAN, USER, NUMBER = 1, 2, 3, 4, 5, 6, 10
 
 
@@ -273,3 +285,287 @@ async def test_the_analyse_the_match_button_is_long_work_too(
     finally:
         await host.stop()
         host.ai.close()
+
+
+# ------------------------------------- every component, autocomplete and the live board
+
+
+class Sweep:
+    """Presses components with a slow database and notes any answered late."""
+
+    def __init__(self, fake: FakeDiscord, players: list[User]) -> None:
+        self.fake = fake
+        self.by_id = {u.id: u for u in players}
+        self.late: list[str] = []
+        self.pressed: list[str] = []
+
+    def check(self, name: str, record: Interaction) -> None:
+        self.pressed.append(name)
+        if record.refusals or not record.callbacks:
+            self.late.append(f"{name}: {record.refusals}")
+
+    def who(self, message: Message, label: str) -> User:
+        return self.by_id[button_users(message, label)[0]]
+
+    async def click(self, message: Message, label: str, user: User | None = None
+                    ) -> Interaction:
+        record = await self.fake.click(user or self.who(message, label), message, label)
+        await answered(self.fake, record)
+        self.check(f"the {label} button", record)
+        return record
+
+    def board(self) -> Message:
+        """The newest public message of the channel with buttons."""
+        return [m for m in self.fake.channel_messages(self.fake.channel_id)
+                if not m.ephemeral and m.components][-1]
+
+    async def build(self, board: Message) -> None:
+        """Play, then the builder's menus and buttons (Undo step, Start over and Confirm
+        once each when offered) until the builder closes."""
+        user = self.who(board, "Play")
+        opened = await self.click(board, "Play")
+        builder = await opened.message()
+        used: set[str] = set()
+        for _ in range(40):
+            labels = builder.labels()
+            menus = builder.menus()
+            if not menus and not labels:
+                return  # closed: the play is made
+            before = builder.edits
+            once = [b for b in BUILDER_BUTTONS if b in labels and b not in used]
+            choices = [b for b in labels if b not in BUILDER_BUTTONS]
+            if once:
+                used.add(once[0])
+                record = await self.fake.click(user, builder, once[0])
+                name = f"the builder's {once[0]} button"
+            elif choices:
+                record = await self.fake.click(user, builder, choices[0])
+                name = "a builder's choice button"
+            else:
+                menu = menus[0]
+                record = await self.fake.select(user, builder, menu["placeholder"],
+                                                menu["options"][0]["label"])
+                name = "a builder's step menu"
+            await self.picked(name, record, builder, before)
+        raise AssertionError("the builder never closed")
+
+    async def picked(self, name: str, record: Interaction, builder: Message,
+                     before: int) -> None:
+        """A pick in the builder: answered in time, then the builder edited."""
+        await self.fake.until(lambda: bool(record.callbacks or record.refusals))
+        self.check(name, record)
+        await self.fake.until(lambda: builder.edits > before or bool(record.refusals))
+
+
+async def test_every_button_and_menu_answers_in_time_with_a_slow_database(
+        fake: FakeDiscord, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice, bob, carol = users(fake)
+    host.storage_factory = slow_storage(fake)
+    bot = await host.start()
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)  # (the order matters, not 1 s)
+    await start_game(fake, alice, bob, length=3)
+    storage.slow = True
+    sweep = Sweep(fake, [alice, bob])
+    wanted = ["Take back", "Double", "Take", "Double", "Drop"]
+    stale: Message | None = None
+    for _ in range(40):
+        if not wanted:
+            break
+        board = sweep.board()
+        labels = board.labels()
+        if wanted[0] in labels:
+            if stale is None:
+                stale = copy.deepcopy(board)
+            await sweep.click(board, wanted.pop(0))
+        elif "Play" in labels:
+            await sweep.build(board)
+        elif "Roll" in labels:
+            await sweep.click(board, "Roll")
+        else:
+            raise AssertionError(f"nothing to press for {wanted}: {labels}")
+    assert wanted == [], wanted
+    assert stale is not None
+    record = await fake.click(alice, stale, stale.labels()[0])  # a board that moved on
+    await answered(fake, record)
+    sweep.check("a stale button", record)
+    assert "moved on" in (await record.message()).text
+
+    for answer in ("Reject resignation", "Accept resignation"):
+        board = sweep.board()
+        resigner = alice if alice.id in button_users(board, board.labels()[0]) else bob
+        offer = await fake.slash(resigner, "resign", kind="backgammon")
+        await answered(fake, offer)
+        sweep.check("/resign", offer)
+        await sweep.click(sweep.board(), answer)
+    ended = sweep.board()  # 2 points for the drop, 3 for the backgammon resigned
+    assert "Rematch" in ended.labels(), ended.labels()
+    rematch = await sweep.click(ended, "Rematch")
+    challenge = await rematch.public()
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    await sweep.click(challenge, "Decline")
+
+    # The puzzle's answers (a puzzle this server does not have: refused, in time).
+    puzzle = fake.post_message(fake.channel_id, {"content": "A puzzle", "components": [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Double",
+                                    "custom_id": "bgpz:99:double"}]},
+        {"type": 1, "components": [{"type": 3, "custom_id": "bgpzm:99",
+                                    "placeholder": "Your play",
+                                    "options": [{"label": "8/5 6/5", "value": "8/5 6/5"}]}]},
+    ]}, {})
+    await sweep.click(puzzle, "Double", carol)
+    record = await fake.select(carol, puzzle, "Your play", "8/5 6/5")
+    await answered(fake, record)
+    sweep.check("the puzzle's menu", record)
+
+    assert sweep.late == []
+    for kind in ("Play", "a builder's step menu", "the builder's Undo step button",
+                 "the builder's Start over button", "Take back", "Double", "Take", "Drop",
+                 "Reject resignation", "Accept resignation", "Rematch", "Decline",
+                 "a stale button", "the puzzle's menu"):
+        assert any(kind in name for name in sweep.pressed), (kind, sweep.pressed)
+
+
+async def test_every_autocomplete_answers_in_time_with_a_slow_database(
+        fake: FakeDiscord, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every option the bot declares with autocomplete, found in the synced commands."""
+    alice, bob, _ = users(fake)
+    host.storage_factory = slow_storage(fake)
+    await host.start()
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    await start_game(fake, alice, bob, length=3)  # (so that /move has plays to offer)
+    storage.slow = True
+    swept: list[str] = []
+    late: list[str] = []
+    for command in list(fake.commands.values()):
+        for name, options in invocations(command):
+            for option in options:
+                if not option.get("autocomplete"):
+                    continue
+                before = len(fake.interactions)
+                await fake.autocomplete(alice, name, option["name"], "")
+                record: Any = list(fake.interactions.values())[before]
+                swept.append(f"/{name} {option['name']}")
+                if record.refusals or not record.callbacks:
+                    late.append(f"/{name} {option['name']}: {record.refusals}")
+    assert late == []
+    assert {"/move moves", "/challenge variant", "/challenge variant_rules",
+            "/settings set key", "/settings set value"} <= set(swept), swept
+
+
+async def test_the_live_board_answers_in_time_with_settings_not_yet_read(
+        fake: FakeDiscord, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1 for board_mode 'live': the mode is a server setting, read from the database
+    after the service's call; when it is not cached, the first answer must not wait on it."""
+    alice, bob, _ = users(fake)
+    host.storage_factory = slow_storage(fake)
+    bot = await host.start(replace(host.config, discord=DiscordConfig(
+        use_threads=False, board_mode="live")))
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    assert bot.presenter.live is not None
+    bot.presenter.live.min_interval = 0.0
+    await start_game(fake, alice, bob, length=3)
+    sweep = Sweep(fake, [alice, bob])
+    real_act = bot.service.act
+
+    async def act(*args: Any, **kwargs: Any) -> Any:
+        """The action at once, after which the server's settings are no longer cached (as
+        when the cache's time ran out meanwhile) and the database is slow."""
+        storage.slow = False
+        try:
+            return await real_act(*args, **kwargs)
+        finally:
+            bot.service.settings.forget(fake.guild_id)
+            storage.slow = True
+
+    monkeypatch.setattr(bot.service, "act", act)
+    live = bot.presenter.live
+    for _ in range(4):  # (each state drawn on the live board before the next press)
+        for _ in range(1000):  # (an edit's task ends after its last request: polled)
+            board = fake.messages[live.showing(fake.channel_id) or 0]
+            if not live.drawing and board.components:
+                break
+            await asyncio.sleep(0.01)
+        if "Play" in board.labels():
+            await sweep.build(board)
+        else:
+            await sweep.click(board, "Roll")
+    record = await fake.slash(alice, "board")
+    await answered(fake, record)
+    sweep.check("/board", record)
+    assert sweep.late == []
+    assert "the Roll button" in sweep.pressed and "/board" in sweep.pressed
+    # (the board posted anew: the turn's mention, which linked the old one, goes)
+    await fake.until(lambda: not [m for m in fake.channel_messages(fake.channel_id)
+                                  if "(board: " in m.content])
+    assert bot.presenter.live.edits > 0  # (the board was live: edited in place)
+
+
+async def test_the_analyse_the_match_button_answers_in_time_with_a_slow_database(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1 for the long work of a match's end: the real analysis, the database slow."""
+    host = Host(fake, tmp_path, Script([1, 3, 1, 3]))  # bob opens 3-1
+    host.ai = AIRunner(processes=False, time_limit=20.0)
+    await host.ai.start()
+    host.storage_factory = slow_storage(fake)
+    alice, bob, _ = users(fake)
+    bot = await host.start()
+    try:
+        storage = host.storage
+        assert isinstance(storage, SlowStorage)
+        monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+        await start_game(fake, alice, bob, length=1)
+        await (await fake.slash(bob, "move", moves="8/5 6/5")).public()
+        offer = await (await fake.slash(alice, "resign", kind="single")).public()
+        ended = await (await fake.click(bob, offer, "Accept resignation")).public()
+        await fake.until(lambda: "Analyse the match" in ended.labels())
+        storage.slow = True
+        sweep = Sweep(fake, [alice, bob])
+        pressed = await fake.click(alice, ended, "Analyse the match")
+        await fake.until(lambda: bool(pressed.messages or pressed.refusals))
+        sweep.check("the Analyse the match button", pressed)
+        assert sweep.late == []
+        await fake.until(lambda: ended.components == [])
+
+        def result() -> bool:  # (in the channel, or as the press's own answer)
+            return any(not m.ephemeral and m.id != ended.id and (
+                m.interaction_id == pressed.id or m.content.startswith(alice.mention))
+                for m in fake.channel_messages(fake.channel_id))
+
+        await fake.until(result, 120)
+        assert pressed.refusals == []
+    finally:
+        await host.stop()
+        host.ai.close()
+
+
+async def test_the_chouette_buttons_answer_in_time_with_a_slow_database(
+        fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Item 1 for a chouette: the box's Double, a partner's own Drop, the captain's Take
+    (answers that leave the double open, then close it), the database slow."""
+    host = Host(fake, tmp_path, Script([6, 5, 4, 1, 3, 6, 5]))  # seats; box 1, captain 3
+    host.storage_factory = slow_storage(fake)
+    alice, bob, carol = users(fake)
+    bot = await host.start()
+    storage = host.storage
+    assert isinstance(storage, SlowStorage)
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    await (await fake.slash(alice, "chouette open", stake=5)).public()
+    await (await fake.slash(bob, "chouette join")).public()
+    await (await fake.slash(carol, "chouette join")).public()
+    await (await fake.slash(carol, "chouette start")).public()
+    storage.slow = True
+    sweep = Sweep(fake, [alice, bob, carol])
+    record = await fake.slash(bob, "move", moves="8/5 6/5")  # the captain
+    await answered(fake, record)
+    sweep.check("/move", record)
+    for label, user in (("Double", alice), ("Drop", carol), ("Take", bob)):
+        board = sweep.board()
+        assert user.id in button_users(board, label), (label, board.labels())
+        await sweep.click(board, label, user)
+    assert sweep.late == []
+    assert "bob takes: the cube is at 2" in sweep.board().text

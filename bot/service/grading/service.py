@@ -111,6 +111,8 @@ class Grading:
         row = work.row
         if row.chouette_id is not None or not self.settings.ai:
             return
+        if row.place_kind != "server":
+            return  # grades are posted in a channel: a DM's players ask /analyze instead
         if not analysable(row):
             work.lines.append(variant_refusal(row))
             return

@@ -171,7 +171,8 @@ class Challenges:
                 guild_id=place.guild_id, channel_id=place.channel_id,
                 white_id=actor.id, black_id=opponent.id, variant=variant_cls.name,
                 rules=rule_options.to_dict(), length=length, stake=stake,
-                rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict())
+                rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict(),
+                place_kind=place.kind.value)
             return Reply(ok=True, text="", match_id=row.id, version=row.version)
 
         made = await self.runner.transact(

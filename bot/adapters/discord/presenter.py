@@ -14,6 +14,11 @@ The cogs and the buttons call the service, then hand the reply to a
 * a reply with a move builder is shown privately to its player (:mod:`.builder`); in a
   channel whose board mode is live, a game's board is edited in place rather than posted
   anew (:mod:`.live`);
+* where the bot is not a member (a DM or group DM of a user-installed app, a server that did
+  not install it: :func:`.convert.bot_is_member`) it posts and edits nothing on its own:
+  everything is the interaction's response, its follow-ups, or an edit of a message of an
+  interaction whose token still runs (:class:`OwnMessages`); each board gets a Refresh
+  button, so a player coming back after hours gets the board and its buttons by a tap;
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -36,7 +42,7 @@ import discord
 
 from bot.adapters.discord import builder
 from bot.adapters.discord.buttons import build_view
-from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.convert import actor_of, bot_is_member, notice_text, place_of
 from bot.adapters.discord.live import LiveBoards
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.puzzles import puzzle_view
@@ -54,6 +60,10 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_TRACKED_CHANNELS = 10_000
 """Channels whose newest board message the presenter remembers."""
+TOKEN_SECONDS = 15 * 60
+"""How long Discord takes follow-ups and edits with an interaction's token."""
+TOKEN_MARGIN = 60
+"""Edits with a token stop this long before it runs out (the edit itself takes time)."""
 log = logging.getLogger(__name__)
 
 
@@ -77,6 +87,33 @@ def private_text(reply: Reply) -> str:
     link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
     head = reply.text + link
     return "\n".join([head] * bool(head) + [notice_text(n) for n in reply.notify])
+
+
+class OwnMessages:
+    """The messages this run posted as interaction responses and follow-ups where the bot is
+    not a member, kept as long as their interaction's token allows editing them (15
+    minutes, less a margin): the only way to take the buttons off an older board there."""
+
+    def __init__(self, clock: Callable[[], float], limit: int = MAX_TRACKED_CHANNELS) -> None:
+        self.clock = clock
+        self.limit = limit
+        self._kept: dict[int, tuple[discord.Message, float]] = {}
+
+    def keep(self, message: discord.Message, received: float) -> None:
+        """``message`` answers an interaction received at ``received`` (by the clock)."""
+        while len(self._kept) >= self.limit:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[message.id] = (message, received + TOKEN_SECONDS - TOKEN_MARGIN)
+
+    def editable(self, message_id: int) -> discord.Message | None:
+        """The message, while its token may still edit it (else None, forgotten)."""
+        kept = self._kept.get(message_id)
+        if kept is None:
+            return None
+        if self.clock() >= kept[1]:
+            del self._kept[message_id]
+            return None
+        return kept[0]
 
 
 @dataclass
@@ -118,7 +155,13 @@ class Presenter:
         """Channel id -> the last board message posted there with buttons (this run)."""
         self.live = live(self) if live is not None else None
         """The live boards, edited in place in the channels whose board mode is live
-        (:mod:`.live`; None: every board is a new message)."""
+        (:mod:`.live`; None: every board is a new message).  Never where the bot is not a
+        member."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock of the interaction tokens' 15 minutes (tests move it on)."""
+        self.own = OwnMessages(lambda: self.clock())
+        """Messages answering interactions where the bot is not a member, editable with
+        their token for a while."""
 
     # ------------------------------------------------------------- building
 
@@ -126,9 +169,11 @@ class Presenter:
         """PNG bytes of each board, rendered off the event loop."""
         return await self.renderer.pngs([b.view for b in boards])
 
-    async def build(self, reply: Reply, *, code_block: bool = False) -> Outgoing:
-        """The public message for an ``ok`` reply."""
-        out = Outgoing(view=build_view(reply) or puzzle_view(reply))
+    async def build(self, reply: Reply, *, code_block: bool = False,
+                    refresh: bool = False) -> Outgoing:
+        """The public message for an ``ok`` reply; ``refresh``: a board gets a Refresh
+        button (where the bot is not a member)."""
+        out = Outgoing(view=build_view(reply, refresh=refresh) or puzzle_view(reply))
         text = reply.text
         if code_block and text:
             text = f"```\n{clip(text, MAX_CONTENT - 10)}\n```"
@@ -205,7 +250,8 @@ class Presenter:
         if reply.ok and reply.retire:
             pressed = (interaction.message.id if from_button and interaction.message is not None
                        else None)
-            await self.retire(interaction.client, reply, pressed=pressed)
+            await self.retire(interaction.client, reply, pressed=pressed,
+                              member=bot_is_member(interaction))
         return posted
 
     async def _note_challenge(self, interaction: discord.Interaction[Any], reply: Reply,
@@ -226,11 +272,13 @@ class Presenter:
                                     reply)
 
     async def retire(self, client: discord.Client, reply: Reply, *,
-                     pressed: int | None = None) -> None:
+                     pressed: int | None = None, member: bool = True) -> None:
         """Edit each message ``reply`` retired: no buttons, and its new text if it has one.
         The action has committed already: a message deleted meanwhile, or out of reach, is
         logged and skipped.  ``pressed``: the message whose button was pressed (it lost its
-        buttons in the answer itself)."""
+        buttons in the answer itself).  Where the bot is not a member (``member`` false)
+        only a message whose interaction token still runs is edited (:class:`OwnMessages`);
+        the others keep their buttons, and a press on them is refused as stale."""
         for item in reply.retire:
             ref = item.message
             if ref.message_id == pressed and item.text is None:
@@ -238,8 +286,14 @@ class Presenter:
             kwargs: dict[str, Any] = {"view": None}
             if item.text is not None:
                 kwargs.update(content=clip(item.text, MAX_CONTENT), allowed_mentions=NO_MENTIONS)
-            message = client.get_partial_messageable(ref.channel_id).get_partial_message(
-                ref.message_id)
+            message: discord.Message | discord.PartialMessage | None
+            if member:
+                message = client.get_partial_messageable(ref.channel_id).get_partial_message(
+                    ref.message_id)
+            else:
+                message = self.own.editable(ref.message_id)
+                if message is None:
+                    continue
             try:
                 await message.edit(**kwargs)
             except discord.HTTPException as error:  # deleted, or no access any more
@@ -259,7 +313,10 @@ class Presenter:
             await self.private(interaction, private_text(reply))
             return None
         ref = reply.channel_ref
-        if self.live is not None and (ref is None or ref == interaction.channel_id):
+        member = bot_is_member(interaction)
+        if not member:  # only the interaction's own messages, in its channel
+            ref = None
+        if self.live is not None and member and (ref is None or ref == interaction.channel_id):
             rest = await self.live.take(interaction, reply, from_button=from_button)
             if rest is None:  # the live board is edited in place
                 return None
@@ -268,7 +325,7 @@ class Presenter:
             # Acted from the channel of the game's thread: the state goes to the thread.
             if not interaction.response.is_done():
                 await interaction.response.defer(ephemeral=True, thinking=True)
-            out = await self.build(reply, code_block=code_block)
+            out = await self.build(reply, code_block=code_block)  # (a member: no Refresh)
             there = interaction.client.get_partial_messageable(ref)
             sent_there: discord.Message = await there.send(**out.kwargs())
             await interaction.edit_original_response(content=f"Done in <#{ref}>.")
@@ -285,19 +342,19 @@ class Presenter:
             elif slow:
                 await response.defer(thinking=True)
             else:
-                out = await self.build(reply, code_block=code_block)
+                out = await self.build(reply, code_block=code_block, refresh=not member)
                 sent = await response.send_message(**out.kwargs())
                 posted = sent.resource if isinstance(sent.resource, discord.Message) else None
                 await self._supersede(interaction, reply, posted)
                 return posted
-            out = await self.build(reply, code_block=code_block)
+            out = await self.build(reply, code_block=code_block, refresh=not member)
             message = await interaction.followup.send(wait=True, **out.kwargs())
             await self._supersede(interaction, reply, message)
             return message
         # Deferred privately because the service was slow: resolve the private
         # "thinking" message, then post the state publicly.
         await interaction.edit_original_response(content="Done: see below.")
-        out = await self.build(reply, code_block=code_block)
+        out = await self.build(reply, code_block=code_block, refresh=not member)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
         return message
@@ -307,12 +364,13 @@ class Presenter:
         """Post ``reply`` for the table after the interaction was answered otherwise (the
         move builder's pick that made the play edits the builder itself): a new board as a
         follow-up, or the live board edited."""
-        if self.live is not None:
+        member = bot_is_member(interaction)
+        if self.live is not None and member:
             rest = await self.live.take(interaction, reply, acked=True)
             if rest is None:
                 return None
             reply = rest
-        out = await self.build(reply)
+        out = await self.build(reply, refresh=not member)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
         return message
@@ -335,8 +393,11 @@ class Presenter:
         channel_id = interaction.channel_id
         if channel_id is None or reply.match_id is None or reply.version is None:
             return
-        if self.live is not None:
+        member = bot_is_member(interaction)
+        if self.live is not None and member:
             await self.live.posted(interaction, reply, posted)
+        if not member and posted is not None:  # editable with this interaction's token
+            self.own.keep(posted, self.clock())
         previous = self._with_buttons.pop(channel_id, None)
         if posted is not None and reply.buttons:
             if len(self._with_buttons) >= MAX_TRACKED_CHANNELS:
@@ -346,8 +407,15 @@ class Presenter:
         if previous is None or previous == pressed or (
                 posted is not None and previous == posted.id):
             return  # (a pressed message lost its buttons in the answer itself)
-        stale = interaction.client.get_partial_messageable(channel_id)
+        stale: discord.Message | discord.PartialMessage | None
+        if member:
+            stale = interaction.client.get_partial_messageable(channel_id).get_partial_message(
+                previous)
+        else:  # only with its interaction's token, while it runs
+            stale = self.own.editable(previous)
+            if stale is None:
+                return  # its buttons stay: a press on them answers that the game moved on
         try:
-            await stale.get_partial_message(previous).edit(view=None)
+            await stale.edit(view=None)
         except discord.HTTPException as error:  # deleted, or no access any more
             log.debug("could not take the buttons off message %s: %s", previous, error)

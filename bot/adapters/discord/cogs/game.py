@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
-from bot.adapters.discord.convert import actor_of, place_of
+from bot.adapters.discord.convert import actor_of, bot_is_member, place_of
 from bot.adapters.discord.errors import MissingPermission, permission_names
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
 from bot.adapters.discord.presenter import private_text
@@ -151,7 +151,6 @@ class GameCog(ServiceCog):
     @app_commands.choices(scoring=SCORING, level=LEVELS, higher_die=HIGHER_DIE,
                           drop_scoring=DROP_SCORING, opening=OPENINGS)
     @app_commands.autocomplete(variant_rules=variant_rules_autocomplete)
-    @app_commands.guild_only()
     @board_permissions
     async def challenge(self, interaction: Interaction, opponent: discord.User,
                         length: app_commands.Range[int, 1, 25] | None = None,
@@ -183,8 +182,10 @@ class GameCog(ServiceCog):
         channel = interaction.channel
         note = ""
         server = await self.service.server_settings(place.guild_id)  # threads, channels
+        # A thread only where the bot is a member (a DM has none; a server that did not
+        # install the app lets it answer interactions only: the game stays here).
         if server.threads and server.games_allowed(place) and isinstance(
-                channel, discord.TextChannel):
+                channel, discord.TextChannel) and bot_is_member(interaction):
             perms = interaction.app_permissions
             missing = [p for p in THREAD_PERMISSIONS if not getattr(perms, p)]
             if not missing:
@@ -234,32 +235,27 @@ class GameCog(ServiceCog):
             content=f"Challenge posted in {thread.mention}: the game is played there.")
 
     @app_commands.command(description="Accept the challenge waiting for you in this channel")
-    @app_commands.guild_only()
     @board_permissions
     async def accept(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.ACCEPT)
 
     @app_commands.command(description="Decline the challenge waiting for you in this channel")
-    @app_commands.guild_only()
     async def decline(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.DECLINE)
 
     @app_commands.command(description="Withdraw your challenge before it is accepted")
-    @app_commands.guild_only()
     async def cancel(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.CANCEL)
 
     # -------------------------------------------------------------- play
 
     @app_commands.command(description="Roll the dice")
-    @app_commands.guild_only()
     @board_permissions
     async def roll(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.ROLL)
 
     @app_commands.command(description="Move your checkers, e.g. 13/7 8/7 or bar/22 24/20")
     @app_commands.describe(moves="Your play in standard notation, e.g. 13/7 8/7 (autocompletes)")
-    @app_commands.guild_only()
     @board_permissions
     async def move(self, interaction: Interaction, moves: str) -> None:
         await self.act(interaction, Action.MOVE, moves)
@@ -267,7 +263,7 @@ class GameCog(ServiceCog):
     @move.autocomplete("moves")
     async def move_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             return []
         plays = await self.service.suggestions(place_of(interaction),
                                                actor_of(interaction.user), current)
@@ -275,31 +271,26 @@ class GameCog(ServiceCog):
 
     @app_commands.command(description="Take back this turn's moves, or your finished play "
                                       "until the opponent rolls")
-    @app_commands.guild_only()
     @board_permissions
     async def undo(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.UNDO)
 
     @app_commands.command(description="Offer a double (turn the cube)")
-    @app_commands.guild_only()
     @board_permissions
     async def double(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.DOUBLE)
 
     @app_commands.command(description="Take the double")
-    @app_commands.guild_only()
     @board_permissions
     async def take(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.TAKE)
 
     @app_commands.command(description="Drop (pass) the double and lose the game at the cube")
-    @app_commands.guild_only()
     @board_permissions
     async def drop(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.DROP)
 
     @app_commands.command(description="Beaver: take the double and redouble at once")
-    @app_commands.guild_only()
     @board_permissions
     async def beaver(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.BEAVER)
@@ -307,7 +298,6 @@ class GameCog(ServiceCog):
     @app_commands.command(description="Offer to resign a single game, gammon or backgammon")
     @app_commands.describe(kind="What you give up (default: a single game)")
     @app_commands.choices(kind=RESIGN_KINDS)
-    @app_commands.guild_only()
     @board_permissions
     async def resign(self, interaction: Interaction,
                      kind: app_commands.Choice[str] | None = None) -> None:
@@ -315,13 +305,11 @@ class GameCog(ServiceCog):
 
     @app_commands.command(description="Pick an option when the game asks you to choose")
     @app_commands.describe(option="The option to pick")
-    @app_commands.guild_only()
     @board_permissions
     async def choose(self, interaction: Interaction, option: str) -> None:
         await self.act(interaction, Action.CHOOSE, option)
 
     @app_commands.command(description="Claim the game when your opponent has not acted in time")
-    @app_commands.guild_only()
     @board_permissions
     async def claim(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.CLAIM)
@@ -329,31 +317,26 @@ class GameCog(ServiceCog):
     @app_commands.command(description="Abandon the match (you lose it)")
     @app_commands.describe(confirm="Abandon for good: you lose the game in progress and the "
                                    "match (money play: the session ends)")
-    @app_commands.guild_only()
     @board_permissions
     async def forfeit(self, interaction: Interaction, confirm: bool = False) -> None:
         await self.act(interaction, Action.FORFEIT, "confirm" if confirm else None)
 
     @app_commands.command(description="End a money session between games")
-    @app_commands.guild_only()
     @board_permissions
     async def stop(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.STOP)
 
     @app_commands.command(description="Play the last match here again")
-    @app_commands.guild_only()
     @board_permissions
     async def rematch(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.REMATCH)
 
     @app_commands.command(description="Show the board of the game in this channel")
-    @app_commands.guild_only()
     @board_permissions
     async def board(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.BOARD)
 
     @app_commands.command(description="The AI's best plays for your roll, or its cube advice")
-    @app_commands.guild_only()
     async def hint(self, interaction: Interaction) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.hint(place, actor))
@@ -365,7 +348,6 @@ class GameCog(ServiceCog):
                            depth="strong (GNU 1-ply, default) or expert (GNU 2-ply, slower)")
     @app_commands.choices(depth=[app_commands.Choice(name=n, value=n)
                                  for n in ("strong", "expert")])
-    @app_commands.guild_only()
     @board_permissions
     async def analyze(self, interaction: Interaction,
                       game: app_commands.Range[int, 1, 100_000] | None = None,

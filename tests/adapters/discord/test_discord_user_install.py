@@ -1,0 +1,282 @@
+"""End to end (issue 32): the app installed to users' accounts, played in a DM (channel
+type 1) and a group DM (type 3) where its bot is not a member, through the real discord.py
+client against the fake Discord.
+
+There the bot may only answer interactions: the fake refuses every channel REST call
+with 403 Missing Access (50001) and every use of an interaction token after its 15
+minutes with 401 (50027), and records the channel calls, so each test checks that the bot
+made none on the DM itself.  The same app keeps working in a server that installed it,
+also when the players installed it to their accounts too.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from discord_e2e import (
+    Host,
+    assert_board_message,
+    button_users,
+    only_newest_has_buttons,
+    posted_challenge,
+    private,
+    start_game,
+    turn_of,
+    users,
+)
+from fake_discord import (
+    BOT_DM,
+    GUILD,
+    PRIVATE_CHANNEL,
+    TOKEN_SECONDS,
+    FakeDiscord,
+    Interaction,
+    Message,
+    User,
+)
+
+from bot.ai.runner import AIRunner
+from bot.service.core.values import PERSONAL
+
+pytestmark = pytest.mark.e2e
+
+SERVER_ONLY = {"tournament", "settings"}
+
+
+def no_calls_on(fake: FakeDiscord, channel: int) -> list[str]:
+    """The channel REST calls the bot made on ``channel`` (there must be none)."""
+    return [call for call, target in fake.channel_calls if target == channel]
+
+
+async def open_challenge(fake: FakeDiscord, challenger: User, opponent: User, channel: int,
+                         **terms: int) -> Message:
+    record = await fake.slash(challenger, "challenge", channel=channel, opponent=opponent,
+                              **terms)
+    assert record.context in (BOT_DM, PRIVATE_CHANNEL)
+    return await posted_challenge(fake, record)
+
+
+async def play_match(fake: FakeDiscord, host: Host, board: Message, players: tuple[User, User],
+                     channel: int, *, points: int) -> tuple[Message, bool]:
+    """Press the buttons (one double, taken) and type the moves until the match is won,
+    stopping and starting the bot again after 12 actions; the last board, and whether a
+    double was taken."""
+    by_id = {p.id: p for p in players}
+    doubled = taken = False
+    for step in range(1500):
+        if f"wins the {points}-point match" in board.text:
+            return board, taken
+        if step == 12:  # a restart in the middle: the buttons and the game go on
+            await host.stop()
+            await host.start()
+        labels = board.labels()
+        record: Interaction
+        if "Take" in labels:
+            (who,) = button_users(board, "Take")
+            record = await fake.click(by_id[who], board, "Take")
+            taken = True
+        elif "Double" in labels and "Roll" in labels and not doubled:
+            (who,) = button_users(board, "Double")
+            record = await fake.click(by_id[who], board, "Double")
+            doubled = True
+        elif "Roll" in labels:
+            (who,) = button_users(board, "Roll")
+            record = await fake.click(by_id[who], board, "Roll")
+        else:
+            mover = by_id[turn_of(board)]
+            plays = await fake.autocomplete(mover, "move", "moves", "", channel=channel)
+            assert plays, board.text
+            record = await fake.slash(mover, "move", channel=channel, moves=plays[0])
+        board = await record.public()
+        assert_board_message(board)
+        assert board.channel_id == channel and board.guild_id is None
+        assert "Refresh" in board.labels(), board.labels()  # anyone may fetch the board
+        if step != 12:  # (the board before a restart keeps its buttons: no token for it)
+            await fake.until(functools.partial(only_newest_has_buttons, fake, board))
+    raise AssertionError("the match did not end")
+
+
+async def test_commands_declare_both_installs_and_their_contexts(fake: FakeDiscord,
+                                                                 host: Host) -> None:
+    await host.start()
+    (_, payload), = fake.syncs
+    for command in payload:
+        if command["name"] in SERVER_ONLY:  # a server's own: the bot posts for them
+            assert command["integration_types"] == [0], command["name"]
+            assert command["contexts"] == [GUILD], command["name"]
+        else:
+            assert command["integration_types"] == [0, 1], command["name"]
+            assert command["contexts"] == [GUILD, BOT_DM, PRIVATE_CHANNEL], command["name"]
+    assert {"challenge", "board", "chouette", "leaderboard", "stats", "history", "export",
+            "verify", "rules", "replay", "hint"} <= {c["name"] for c in payload}
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["dm", "group-dm"])
+async def test_a_3_point_match_in_a_dm_of_a_user_installed_app(
+        fake: FakeDiscord, host: Host, group: bool) -> None:
+    alice, bob, carol = users(fake)
+    fake.install_to_user(alice, bob)
+    fake.guild_installed = False  # no server is needed at all
+    dm = fake.add_dm(alice, bob, carol, group=True) if group else fake.add_dm(alice, bob)
+    await host.start()
+
+    challenge = await open_challenge(fake, alice, bob, dm, length=3)
+    assert "alice challenges bob" in challenge.content and challenge.guild_id is None
+    assert button_users(challenge, "Accept") == [bob.id]
+    accepted = await fake.click(bob, challenge, "Accept")
+    assert await accepted.acknowledged() == 7 and challenge.components == []
+    board = await accepted.public()
+    board, taken = await play_match(fake, host, board, (alice, bob), dm, points=3)
+    assert taken  # bob or alice took a double on the way
+    assert "Dice seed of game" in board.text
+
+    # Games outside servers count toward the personal rating, on the /stats card.
+    stats = await (await fake.slash(alice, "stats", channel=dm)).public()
+    assert "personal rating (games outside servers)" in stats.content
+    verified = await (await fake.slash(bob, "verify", channel=dm, game=1)).public()
+    assert "dice match the seed" in verified.content
+    history = await (await fake.slash(bob, "history", channel=dm)).public()
+    assert "alice" in history.text or history.files
+    if group:  # carol did not install the app: Discord offers her no command there
+        with pytest.raises(AssertionError, match="not offered to carol"):
+            await fake.slash(carol, "board", channel=dm)
+    assert host.storage is not None
+    async with host.storage.snapshot() as tx:
+        row = await tx.latest_match_in_channel(dm)
+        assert row is not None and row.status == "finished"
+        assert (row.guild_id, row.place_kind) == (PERSONAL, "group_dm" if group else "dm")
+    assert no_calls_on(fake, dm) == [] and fake.refused == []
+
+
+async def test_a_player_back_after_hours_taps_refresh(fake: FakeDiscord, host: Host) -> None:
+    """Hours after the last board, every token shown has run out.  A typed move answers
+    with the new board and leaves the old one alone (no edit with an expired token: the
+    fake would refuse it); the old board's Refresh answers with the board now and its
+    buttons."""
+    alice, bob, _ = users(fake)
+    fake.install_to_user(alice, bob)
+    dm = fake.add_dm(alice, bob)
+    await host.start()
+    challenge = await open_challenge(fake, alice, bob, dm, stake=1)
+    old = await (await fake.click(bob, challenge, "Accept")).public()
+    assert "Refresh" in old.labels()
+    fake.advance(3 * 3600)  # three hours later, for Discord...
+    assert host.bot is not None
+    later = host.bot.presenter.clock() + 3 * 3600
+    host.bot.presenter.clock = lambda: later  # ...and for the bot
+    mover = alice if turn_of(old) == alice.id else bob
+    waiting = bob if mover is alice else alice
+    plays = await fake.autocomplete(mover, "move", "moves", "", channel=dm)
+    moved = await (await fake.slash(mover, "move", channel=dm, moves=plays[0])).public()
+    assert_board_message(moved)
+    assert button_users(moved, "Roll") == [waiting.id]
+
+    refreshed = await (await fake.click(waiting, old, "Refresh")).public()
+    assert_board_message(refreshed)
+    assert refreshed.id != moved.id and button_users(refreshed, "Roll") == [waiting.id]
+    assert old.components == []  # the pressed board lost its buttons in the answer
+    rolled = await (await fake.click(waiting, refreshed, "Roll")).public()
+    assert re.search(rf"{waiting.name} rolled \d-\d", rolled.text), rolled.text
+    assert no_calls_on(fake, dm) == [] and fake.refused == []
+
+
+async def test_the_fake_refuses_a_late_follow_up_and_a_channel_call(fake: FakeDiscord,
+                                                                    host: Host) -> None:
+    """The fake itself: Discord's answers where a bot is not a member, and to a late
+    token."""
+    import discord
+
+    alice, bob, _ = users(fake)
+    fake.install_to_user(alice)
+    dm = fake.add_dm(alice, bob)
+    bot = await host.start()
+    record = await fake.slash(alice, "rules", channel=dm)
+    assert "no game in this channel: the defaults for a new game" in await private(record)
+    with pytest.raises(discord.Forbidden) as refused:
+        await bot.get_partial_messageable(dm).send("hello")
+    assert refused.value.code == 50001 and refused.value.status == 403
+    fake.advance(TOKEN_SECONDS + 1)
+    webhook = discord.Webhook.partial(fake.app_id, record.token, client=bot)
+    with pytest.raises(discord.HTTPException) as late:
+        await webhook.send("too late")
+    assert late.value.code == 50027 and late.value.status == 401
+    fake.refused.clear()
+    fake.channel_calls.clear()
+
+
+async def test_a_game_against_the_bot_in_its_dm(fake: FakeDiscord, host: Host) -> None:
+    host.ai = AIRunner(processes=False, time_limit=20.0)
+    await host.ai.start()
+    alice, _, _ = users(fake)
+    fake.install_to_user(alice)
+    fake.guild_installed = False
+    dm = fake.add_dm(alice, fake.bot_user)
+    try:
+        await host.start()
+        record = await fake.slash(alice, "challenge", channel=dm, opponent=fake.bot_user,
+                                  length=1, level="beginner")
+        assert record.context == BOT_DM
+        board = await record.public()
+        assert "You play the AI" in board.text
+        for _ in range(400):
+            if "wins the 1-point match" in board.text:
+                break
+            labels = board.labels()
+            assert not [u for label in labels if label != "Refresh"
+                        for u in button_users(board, label) if u == fake.app_id]
+            if "Take" in labels:
+                record = await fake.click(alice, board, "Take")
+            elif "Roll" in labels:
+                record = await fake.click(alice, board, "Roll")
+            else:
+                plays = await fake.autocomplete(alice, "move", "moves", "", channel=dm)
+                assert plays, board.text
+                record = await fake.slash(alice, "move", channel=dm, moves=plays[0])
+            board = await record.public()
+            assert_board_message(board)
+        else:
+            raise AssertionError("the game did not end")
+        # The AI's turns came in the answers to alice's actions: nothing else was posted.
+        assert all(m.interaction_id is not None for m in fake.channel_messages(dm))
+        assert no_calls_on(fake, dm) == [] and fake.refused == []
+    finally:
+        host.ai.close()
+
+
+async def test_a_chouette_is_refused_in_a_dm_with_the_reason(fake: FakeDiscord,
+                                                             host: Host) -> None:
+    alice, bob, carol = users(fake)
+    fake.install_to_user(alice, bob, carol)
+    group = fake.add_dm(alice, bob, carol, group=True)
+    await host.start()
+    record = await fake.slash(alice, "chouette open", channel=group)
+    text = await private(record)
+    assert "A chouette table needs a server, not this group DM" in text
+    assert "/challenge" in text  # what can be done here instead
+    board = await fake.slash(bob, "leaderboard", channel=group)
+    assert "needs a server" in await private(board) and "personal rating" in (
+        await private(board))
+    with pytest.raises(AssertionError, match="not offered in context"):
+        await fake.slash(alice, "tournament list", channel=group)
+    assert no_calls_on(fake, group) == []
+
+
+async def test_a_server_that_installed_it_and_whose_players_did_too(fake: FakeDiscord,
+                                                                    host: Host) -> None:
+    """Both installs in one server: the bot is a member, so it plays as before (boards
+    without Refresh, the older board's buttons taken off by the channel's REST)."""
+    alice, bob, _ = users(fake)
+    fake.install_to_user(alice, bob)
+    await host.start()
+    board = await start_game(fake, alice, bob, length=1)
+    assert "Refresh" not in board.labels() and board.guild_id == fake.guild_id
+    mover = alice if turn_of(board) == alice.id else bob
+    plays = await fake.autocomplete(mover, "move", "moves", "")
+    moved = await (await fake.slash(mover, "move", moves=plays[0])).public()
+    await fake.until(functools.partial(only_newest_has_buttons, fake, moved))
+    record = await fake.slash(alice, "stats")
+    assert "alice: rating" in (await record.public()).content
+    record = await fake.slash(alice, "tournament list")  # a server's own command: here
+    assert "tournament" in (await record.message()).text.lower()

@@ -323,6 +323,29 @@ class FakeDiscord:
             self.no_access.add(channel_id)
         return channel_id
 
+    def add_foreign_guild(self) -> tuple[int, int]:
+        """Another server, which did not install the app (its bot is not a member; only its
+        users may have installed it to their accounts): (its id, its text channel's id)."""
+        guild_id, channel_id = self.snowflake(), self.snowflake()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": 0, "name": "lounge", "guild_id": str(guild_id),
+            "position": 0, "permission_overwrites": [], "nsfw": False,
+            "rate_limit_per_user": 0, "topic": None, "parent_id": None}
+        self.no_access.add(channel_id)
+        return guild_id, channel_id
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server of a channel (None: a DM or group DM)."""
+        if self.is_private(channel_id):
+            return None
+        return int(self.channels.get(channel_id, {}).get("guild_id", self.guild_id))
+
+    def bot_member(self, channel_id: int) -> bool:
+        """Whether the bot is a member where ``channel_id`` is."""
+        if self.is_private(channel_id):
+            return channel_id not in self.no_access
+        return self.guild_installed and self.guild_of(channel_id) == self.guild_id
+
     def is_private(self, channel_id: int) -> bool:
         return self.channels.get(channel_id, {}).get("type") in (1, 3)
 
@@ -440,7 +463,8 @@ class FakeDiscord:
                        "permissions": str(self.everyone_permissions), "position": 0,
                        "color": 0, "hoist": False, "managed": False, "mentionable": False,
                        "flags": 0}, *self.roles.values()],
-            "channels": [c for c in self.channels.values() if c["type"] == 0],
+            "channels": [c for c in self.channels.values() if c["type"] == 0
+                         and c.get("guild_id") == str(self.guild_id)],
             "threads": [], "members": [self.bot_user.member()], "member_count": 3,
             "joined_at": now(), "large": False, "features": [], "emojis": [],
             "stickers": [], "voice_states": [], "presences": [], "stage_instances": [],
@@ -479,7 +503,7 @@ class FakeDiscord:
                 return dict(origin.owners)
         owners: dict[str, str] = {}
         if not self.is_private(channel_id):
-            if self.guild_installed:
+            if self.bot_member(channel_id):
                 owners[str(GUILD_INSTALL)] = str(self.guild_id)
         elif self.context_of(channel_id) == BOT_DM and self.guild_installed:
             owners[str(GUILD_INSTALL)] = "0"  # the bot's DM of a user of its servers
@@ -501,7 +525,7 @@ class FakeDiscord:
                              owners=owners, issued_at=self.clock())
         self.interactions[token] = record
         if app_permissions is None:
-            member = context == GUILD and self.guild_installed
+            member = context == GUILD and self.bot_member(channel_id)
             app_permissions = self.app_permissions if member else DM_APP_PERMISSIONS
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind,
@@ -513,7 +537,7 @@ class FakeDiscord:
             "data": data,
         }
         if context == GUILD:
-            payload.update(guild_id=str(self.guild_id), member=user.member(),
+            payload.update(guild_id=str(self.guild_of(channel_id)), member=user.member(),
                            guild_locale="en-US")
         else:
             payload["user"] = user.json()
@@ -720,8 +744,7 @@ class FakeDiscord:
 
     def _new_message(self, channel_id: int, payload: dict[str, Any], files: dict[str, bytes],
                      *, flags: int = 0, interaction: int | None = None) -> Message:
-        guild = None if self.is_private(channel_id) else self.guild_id
-        message = Message(self.snowflake(), channel_id, guild, self.bot_user,
+        message = Message(self.snowflake(), channel_id, self.guild_of(channel_id), self.bot_user,
                           interaction_id=interaction)
         self._apply(message, payload, files)
         message.flags |= flags | int(payload.get("flags", 0))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 import pytest
 from discord_e2e import (
@@ -26,6 +27,7 @@ from discord_e2e import (
     turn_of,
     users,
 )
+from discord_limits import discord_limits
 from fake_discord import (
     BOT_DM,
     GUILD,
@@ -38,9 +40,11 @@ from fake_discord import (
 )
 
 from bot.ai.runner import AIRunner
+from bot.config import DiscordConfig
 from bot.service.core.values import PERSONAL
 
 pytestmark = pytest.mark.e2e
+__all__ = ["discord_limits"]  # the fixture (Discord's limits on every payload), by name
 
 SERVER_ONLY = {"tournament", "settings"}
 
@@ -115,7 +119,7 @@ async def test_commands_declare_both_installs_and_their_contexts(fake: FakeDisco
 
 @pytest.mark.parametrize("group", [False, True], ids=["dm", "group-dm"])
 async def test_a_3_point_match_in_a_dm_of_a_user_installed_app(
-        fake: FakeDiscord, host: Host, group: bool) -> None:
+        fake: FakeDiscord, host: Host, group: bool, discord_limits: list[str]) -> None:
     alice, bob, carol = users(fake)
     fake.install_to_user(alice, bob)
     fake.guild_installed = False  # no server is needed at all
@@ -280,3 +284,75 @@ async def test_a_server_that_installed_it_and_whose_players_did_too(fake: FakeDi
     assert "alice: rating" in (await record.public()).content
     record = await fake.slash(alice, "tournament list")  # a server's own command: here
     assert "tournament" in (await record.message()).text.lower()
+
+
+async def test_taps_in_a_dm_the_builder_and_board(fake: FakeDiscord, host: Host,
+                                                 discord_limits: list[str]) -> None:
+    """The Play button's private move builder works there too, and the live board mode
+    (configured) is not used where the bot may not edit on its own: each play's answer is
+    a new board; /board typed gives the board with its buttons."""
+    alice, bob, _ = users(fake)
+    fake.install_to_user(alice, bob)
+    dm = fake.add_dm(alice, bob)
+    await host.start(replace(host.config, discord=DiscordConfig(use_threads=False,
+                                                                board_mode="live")))
+    by_id = {alice.id: alice, bob.id: bob}
+    challenge = await open_challenge(fake, alice, bob, dm, length=1)
+    board = await (await fake.click(bob, challenge, "Accept")).public()
+    for _ in range(4):  # two plays each, by taps
+        if "Roll" in board.labels():
+            (uid,) = button_users(board, "Roll")
+            board = await (await fake.click(by_id[uid], board, "Roll")).public()
+        (uid,) = button_users(board, "Play")
+        opened = await fake.click(by_id[uid], board, "Play")
+        builder = await opened.message()
+        assert builder.ephemeral
+        before = len(fake.channel_messages(dm))
+        for _ in range(10):
+            menus = builder.menus()
+            if not menus:
+                break
+            edits = builder.edits
+            label = menus[0]["options"][0]["label"]
+            picked = await fake.select(by_id[uid], builder, menus[0]["placeholder"], label)
+            await picked.acknowledged()
+            await fake.until(lambda e=edits, b=builder: b.edits > e)
+        await fake.until(lambda n=before: any(
+            not m.ephemeral and m.files for m in fake.channel_messages(dm)[n:]))
+        board = next(m for m in reversed(fake.channel_messages(dm))
+                     if not m.ephemeral and m.files)
+        assert_board_message(board)
+        assert "Refresh" in board.labels()
+    looked = await (await fake.slash(alice, "board", channel=dm)).public()
+    assert_board_message(looked)
+    assert "Refresh" in looked.labels() and len(looked.labels()) > 1
+    assert no_calls_on(fake, dm) == [] and fake.refused == []
+
+
+async def test_a_server_that_only_its_players_installed_it_to(fake: FakeDiscord, host: Host,
+                                                              discord_limits: list[str]
+                                                              ) -> None:
+    """A server without the bot (only users installed the app): a game there is the
+    server's (its rating), played by answers only: no thread, no call on the channel."""
+    alice, bob, _ = users(fake)
+    fake.install_to_user(alice, bob)
+    guild, lounge = fake.add_foreign_guild()
+    await host.start()
+    record = await fake.slash(alice, "challenge", channel=lounge, opponent=bob, length=1)
+    assert record.context == GUILD and record.owners == {"1": str(alice.id)}
+    challenge = await posted_challenge(fake, record)
+    board = await (await fake.click(bob, challenge, "Accept")).public()
+    assert board.guild_id == guild and "Refresh" in board.labels()
+    mover = alice if turn_of(board) == alice.id else bob
+    plays = await fake.autocomplete(mover, "move", "moves", "", channel=lounge)
+    moved = await (await fake.slash(mover, "move", channel=lounge, moves=plays[0])).public()
+    await fake.until(functools.partial(only_newest_has_buttons, fake, moved))
+    forfeit = await (await fake.slash(mover, "forfeit", channel=lounge, confirm=True)).public()
+    assert "wins the 1-point match" in forfeit.text
+    assert host.storage is not None
+    async with host.storage.snapshot() as tx:
+        row = await tx.latest_match_in_channel(lounge)
+        assert row is not None and (row.guild_id, row.place_kind) == (guild, "server")
+    with pytest.raises(AssertionError, match="not offered to alice here"):
+        await fake.slash(alice, "tournament list", channel=lounge)  # a server install's
+    assert no_calls_on(fake, lounge) == [] and fake.refused == []

@@ -53,7 +53,7 @@ from bot.service.core.replies import (
     RoleMention,
     plain_part,
 )
-from bot.service.core.values import Actor, Place, PlaceKind
+from bot.service.core.values import PERSONAL, Actor, Place, PlaceKind
 from bot.service.game import GameService
 from engine.rules import whole_number
 
@@ -347,14 +347,22 @@ class Console:
         for name in saved:
             if name.strip() and name.strip() not in self.channel_names:
                 self.channel_names.append(name.strip())
-        games = await self.service.in_progress(GUILD)
+        games = [*await self.service.in_progress(GUILD),
+                 *await self.service.in_progress(PERSONAL)]  # (the DMs and group DMs)
         if not games:
             return
         self.say("Games in progress:")
         for channel, what in games:
             known = next((n for n in self.channel_names if channel_id(n) == channel), None)
-            where = (f"#{known} (/channel {known})" if known is not None
-                     else f"channel {channel}")
+            kind, _, name = (known or "").partition(":")
+            if known is not None and name and kind in ("dm", "group_dm"):
+                command = "dm" if kind == "dm" else "group"
+                where = (f"the {'DM' if kind == 'dm' else 'group DM'} {name!r} "
+                         f"(/{command} {name})")
+            elif known is not None:
+                where = f"#{known} (/channel {known})"
+            else:
+                where = f"channel {channel}"
             self.say(f"  {where}: {what}")
         self.say(f"  (you are in {self.where})")
 
@@ -401,6 +409,7 @@ class Console:
         if command in ("dm", "group"):
             self.channel = (rest or command)[:CHANNEL_MAX]
             self.kind = PlaceKind.DM if command == "dm" else PlaceKind.GROUP_DM
+            self.remember_channel(f"{self.kind.value}:{self.channel}")
             self.say(f"  now in {self.where}: a conversation without a server (games here "
                      "count toward the players' personal ratings)")
             return True

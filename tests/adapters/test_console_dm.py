@@ -43,5 +43,14 @@ async def test_a_match_in_a_dm_and_what_needs_a_server(tmp_path: Path) -> None:
     # A group DM is another place; /channel goes back to the server's channels.
     assert await console.handle("/group friends")
     assert console.place.channel_id != row.channel_id and not console.place.in_server
+    assert await console.handle("alice: /challenge @carol stake=2")
     assert await console.handle("/channel table")
     assert console.place.in_server and console.place.guild_id != PERSONAL
+
+    # Started again on the same database, the console names the group DM's challenge and
+    # the command that goes back to it.
+    again = io.StringIO()
+    restarted = Console(GameService(storage, Config()), tmp_path / "boards", out=again)
+    await restarted.resume()
+    assert ("the group DM 'friends' (/group friends): alice challenges carol"
+            in again.getvalue()), again.getvalue()

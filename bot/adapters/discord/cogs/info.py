@@ -87,6 +87,10 @@ class InfoCog(ServiceCog):
                 name += " " + "|".join(sub.name for sub in command.commands)
             description = getattr(command, "description", "")
             lines.append(f"`/{name}` {description}")
+        lines.append("Installed to your account, I play in DMs and group DMs too: matches, "
+                     "money play and games against me (your personal rating); chouette, "
+                     "tournaments and the leaderboard need a server. There, **Refresh** "
+                     "under a board shows the game now.")
         lines.append("Start with `/challenge @user`; the buttons under each board show "
                      "what you can do next. A finished play can be taken back (`/undo`) "
                      "until the opponent rolls: after a play his throw waits for him, even "

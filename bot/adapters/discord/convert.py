@@ -35,7 +35,8 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
         return Place.direct(interaction.channel_id, group=group)
     parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
     return Place(interaction.guild_id, interaction.channel_id,
-                 parent_id=parent if isinstance(parent, int) else None)
+                 parent_id=parent if isinstance(parent, int) else None,
+                 answers_only=not bot_is_member(interaction))
 
 
 def bot_is_member(interaction: discord.Interaction[Any]) -> bool:

@@ -75,6 +75,9 @@ class Place:
     parent_id: int | None = None
     """For a thread: the channel it belongs to (a challenge's thread records its home)."""
     kind: PlaceKind = PlaceKind.SERVER
+    answers_only: bool = False
+    """The bot may only answer interactions here, never post on its own (a server that did
+    not install it, only its players did; always so without a server)."""
 
     def __post_init__(self) -> None:
         if self.kind is not PlaceKind.SERVER and self.guild_id != PERSONAL:
@@ -83,7 +86,8 @@ class Place:
     @classmethod
     def direct(cls, channel_id: int, *, group: bool = False) -> Place:
         """A DM (``group``: a group DM) with this channel id: a place without a server."""
-        return cls(PERSONAL, channel_id, kind=PlaceKind.GROUP_DM if group else PlaceKind.DM)
+        return cls(PERSONAL, channel_id, kind=PlaceKind.GROUP_DM if group else PlaceKind.DM,
+                   answers_only=True)
 
     @property
     def in_server(self) -> bool:

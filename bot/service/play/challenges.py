@@ -155,7 +155,8 @@ class Challenges:
                 return Reply.refuse(str(refusal))
         state = MatchState(hints=bool(hints or not rated), home_channel=home,
                            ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
-                           orientation=self.config.render.orientation)
+                           orientation=self.config.render.orientation,
+                           answers_only=place.answers_only or not place.in_server)
 
         async def body(tx: Transaction) -> Reply:
             existing = await tx.open_match_in_channel(place.channel_id)

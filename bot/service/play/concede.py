@@ -113,6 +113,12 @@ class Concessions:
 
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
+            if work.state.answers_only:  # (a server that did not install the bot)
+                raise Refusal("Claiming a game by time needs me in this server: the app is "
+                              "installed to your accounts only, so I can't remind an idle "
+                              "player here, and a game here is never won by waiting. Ask "
+                              "your opponent to play on, or end it with /resign; a server "
+                              "admin can add me to the server.")
             game = work.current_game()
             idle_player = game.awaiting
             if idle_player is None or idle_player is player:

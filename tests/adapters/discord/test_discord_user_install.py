@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import replace
+from datetime import timedelta
+from typing import Any
 
 import pytest
 from discord_e2e import (
@@ -347,6 +349,13 @@ async def test_a_server_that_only_its_players_installed_it_to(fake: FakeDiscord,
     plays = await fake.autocomplete(mover, "move", "moves", "", channel=lounge)
     moved = await (await fake.slash(mover, "move", channel=lounge, moves=plays[0])).public()
     await fake.until(functools.partial(only_newest_has_buttons, fake, moved))
+    # Days later: no reminder is posted there (the bot may not), and nobody wins by waiting.
+    host.offset = timedelta(days=2)
+    assert host.bot is not None
+    cog: Any = host.bot.get_cog("ReminderCog")
+    assert await cog.send_reminders() == 0
+    claimed = await fake.slash(mover, "claim", channel=lounge)
+    assert "Claiming a game by time needs me in this server" in await private(claimed)
     forfeit = await (await fake.slash(mover, "forfeit", channel=lounge, confirm=True)).public()
     assert "wins the 1-point match" in forfeit.text
     assert host.storage is not None

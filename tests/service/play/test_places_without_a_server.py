@@ -195,3 +195,30 @@ async def test_a_dm_and_a_server_channel_with_other_ids_never_meet(
     reply = await service.accept(forged, BOB)
     assert not reply.ok
     assert (await service.accept(DM, BOB)).ok
+
+
+async def test_a_server_where_the_bot_only_answers_reminds_and_claims_nothing(
+        tmp_path: Path) -> None:
+    """A server that did not install the app (only its players did): its games are the
+    server's, but the bot may not post there, so no reminder and no claim by time."""
+    storage = SqliteStorage(tmp_path / "answers.sqlite3")
+    await storage.open()
+    try:
+        service = GameService(storage, Config())
+        foreign = Place(6, 78, answers_only=True)
+        for place in (foreign, SERVER):
+            assert (await service.challenge(place, ALICE, BOB, length=1)).ok
+            assert (await service.accept(place, BOB)).ok
+        later = service.runner.clock() + timedelta(days=2)
+        service.runner.clock = lambda: later
+        assert [channel for channel, _ in await service.due_reminders()] == [
+            SERVER.channel_id]
+        claim = await service.claim(foreign, ALICE)
+        assert not claim.ok and "needs me in this server" in claim.text
+        assert (await service.forfeit(foreign, BOB)).ok  # the game itself goes on as ever
+        async with storage.snapshot() as tx:
+            row = await tx.latest_match_in_channel(foreign.channel_id)
+            assert row is not None and row.guild_id == 6 and row.place_kind == "server"
+            assert (await tx.rating(6, ALICE.id)).experience == 1
+    finally:
+        await storage.close()

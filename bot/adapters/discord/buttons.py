@@ -141,7 +141,8 @@ def build_view(reply: Reply, *, refresh: bool = False) -> discord.ui.View | None
     if reply.match_id is None or reply.version is None:
         return None
     buttons = list(reply.buttons[:25])
-    if refresh and reply.boards and len(buttons) < 25:
+    over = any(b.action is Action.REMATCH for b in buttons)  # (nothing left to refresh)
+    if refresh and reply.boards and not over and len(buttons) < 25:
         buttons.append(REFRESH)
     if not buttons:
         return None

@@ -99,11 +99,12 @@ class OwnMessages:
         self.limit = limit
         self._kept: dict[int, tuple[discord.Message, float]] = {}
 
-    def keep(self, message: discord.Message, received: float) -> None:
-        """``message`` answers an interaction received at ``received`` (by the clock)."""
+    def keep(self, message: discord.Message, at: float) -> None:
+        """``message`` was just posted (at ``at`` by the clock) answering an interaction
+        received seconds before (the margin covers them)."""
         while len(self._kept) >= self.limit:
             self._kept.pop(next(iter(self._kept)))
-        self._kept[message.id] = (message, received + TOKEN_SECONDS - TOKEN_MARGIN)
+        self._kept[message.id] = (message, at + TOKEN_SECONDS - TOKEN_MARGIN)
 
     def editable(self, message_id: int) -> discord.Message | None:
         """The message, while its token may still edit it (else None, forgotten)."""

@@ -98,7 +98,8 @@ async def play_match(fake: FakeDiscord, host: Host, board: Message, players: tup
         board = await record.public()
         assert_board_message(board)
         assert board.channel_id == channel and board.guild_id is None
-        assert "Refresh" in board.labels(), board.labels()  # anyone may fetch the board
+        over = f"wins the {points}-point match" in board.text
+        assert over or "Refresh" in board.labels(), board.labels()  # anyone may fetch it
         if step != 12:  # (the board before a restart keeps its buttons: no token for it)
             await fake.until(functools.partial(only_newest_has_buttons, fake, board))
     raise AssertionError("the match did not end")
@@ -137,6 +138,7 @@ async def test_a_3_point_match_in_a_dm_of_a_user_installed_app(
     board, taken = await play_match(fake, host, board, (alice, bob), dm, points=3)
     assert taken  # bob or alice took a double on the way
     assert "Dice seed of game" in board.text
+    assert board.labels() == ["Rematch"]  # (the match is over: nothing to refresh)
 
     # Games outside servers count toward the personal rating, on the /stats card.
     stats = await (await fake.slash(alice, "stats", channel=dm)).public()

@@ -154,3 +154,32 @@ async def test_a_bot_started_again_plays_on_in_the_dm(backend: Backend) -> None:
         row = await tx.latest_match_in_channel(DM.channel_id)
         assert row is not None and row.status == "finished" and row.winner_id == BOB.id
         assert (await tx.rating(PERSONAL, BOB.id)).experience > 0
+
+
+async def test_migration_0007_keeps_the_matches_stored_before_as_servers(
+        backend: Backend) -> None:
+    """A database at 0006 with a server's match in it: 0007 adds ``place_kind``, the old
+    match is a server's, and the constraint holds from then on."""
+    storage = await backend.open()
+    service = service_on(storage)
+    server = Place(5, 8201)
+    assert (await service.challenge(server, ALICE, BOB, length=1)).ok
+    # Back to the 0006 schema, the row kept.
+    rollback = ("DROP INDEX matches_personal_user; "
+                "ALTER TABLE matches DROP COLUMN place_kind; "
+                "DELETE FROM schema_version WHERE version = 7")
+    if backend.name == "sqlite":
+        await storage.db.executescript(rollback)
+        await storage.db.commit()
+    else:
+        await storage.pool.execute(rollback)
+    await backend.close_all()
+
+    storage = await backend.open()
+    assert await storage.schema_version() == 7
+    async with storage.snapshot() as tx:
+        row = await tx.open_match_in_channel(server.channel_id)
+    assert row is not None and (row.guild_id, row.place_kind) == (5, "server")
+    service = service_on(storage)
+    assert (await service.accept(server, BOB)).ok  # and it plays on
+    assert (await service.challenge(DM, ALICE, BOB, length=1)).ok

@@ -39,6 +39,10 @@ class DiscordConfig:
     """Guilds that get slash commands synced instantly while developing."""
     use_threads: bool = True
     """Start each game in its own thread when the bot may create threads."""
+    archive_after_minutes: int = 60
+    """A game's (or tournament match's) thread is archived this long after its match ended,
+    when nothing else is open there (0: never; needs Manage Threads, else Discord archives
+    it after a day without activity)."""
     shard_count: int = 0
     """0 lets discord.py choose (AutoShardedBot); >0 fixes the shard count."""
     shard_ids: tuple[int, ...] = ()
@@ -56,6 +60,9 @@ class DiscordConfig:
                               f"{', '.join(map(repr, BOARD_MODES))} (not {self.board_mode!r})")
         if self.shard_count < 0:
             raise ConfigError("discord.shard_count must be 0 (automatic) or a positive number")
+        if not 0 <= self.archive_after_minutes <= 10080:
+            raise ConfigError("discord.archive_after_minutes must be from 0 (never) to 10080 "
+                              "(a week)")
         if self.shard_ids:
             if self.shard_count <= 0:
                 raise ConfigError("discord.shard_ids needs discord.shard_count (the total "

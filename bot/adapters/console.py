@@ -693,6 +693,9 @@ class ConsoleNames:
     def __init__(self, console: Console) -> None:
         self.console = console
 
+    def takes_messages(self, channel_id: int) -> bool:
+        return True  # every console channel is a text channel
+
     def channel(self, word: str) -> int | None:
         name = word.strip().removeprefix("#")
         if name.lower() == "here":

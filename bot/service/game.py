@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from bot.config import Config
@@ -50,6 +50,7 @@ from bot.service.grading.service import Analyser, Grader, Grading, Post
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
+from bot.service.play.closing import Closing
 from bot.service.play.commands import Commands
 from bot.service.play.concede import Concessions
 from bot.service.play.endings import Endings
@@ -136,6 +137,7 @@ class GameService:
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config,
                                        settings=self.settings)
         self.watch = Watch(self.runner)
+        self.closing = Closing(self.runner)
         self.sessions = Sessions(self.runner, self.challenges)
         self.analysis_settings = AnalysisSettings(self.config, self.settings,
                                                   ai=ai is not None)
@@ -205,12 +207,17 @@ class GameService:
     async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
-                        level: str | None = None, hints: bool = False) -> Reply:
-        """See :meth:`~bot.service.play.challenges.Challenges.challenge`."""
+                        level: str | None = None, hints: bool = False,
+                        dry_run: bool = False) -> Reply:
+        """See :meth:`~bot.service.play.challenges.Challenges.challenge` (``dry_run``: only
+        check it)."""
         with naming("challenge"):
             reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
                                                     rules=rules, length=length, stake=stake,
-                                                    rated=rated, level=level, hints=hints)
+                                                    rated=rated, level=level, hints=hints,
+                                                    dry_run=dry_run)
+        if dry_run:
+            return reply
         return await guarded(self.ai_turns.after(place, reply))
 
     # Named shortcuts of :meth:`act` (tests and scripts read better with them).
@@ -318,6 +325,11 @@ class GameService:
     async def leaderboard(self, place: Place, actor: Actor, order: str = "rating",
                           page: int = 1, per_page: int = 10) -> Reply:
         return await guarded(self.standings.leaderboard(place, actor, order, page, per_page))
+
+    async def finished_threads(self, channel_ids: Iterable[int], grace: timedelta
+                               ) -> list[int]:
+        """See :meth:`~bot.service.play.closing.Closing.finished` (the threads to archive)."""
+        return await self.closing.finished(channel_ids, grace)
 
     async def in_progress(self, guild_id: int) -> list[tuple[int, str]]:
         """(channel, what waits there) of the server's challenges and games in progress."""

@@ -49,6 +49,7 @@ from typing import Any
 
 import discord
 from aiohttp import BodyPartReader, WSMsgType, web
+from fake_channels import ADMINISTRATOR, Channels
 
 EPHEMERAL = 64
 LOADING = 128
@@ -255,8 +256,9 @@ class FakeDiscord:
                               "rate_limit_per_user": 0, "topic": None, "parent_id": None}}
         self.roles: dict[int, dict[str, Any]] = {}
         """The guild's roles besides @everyone (:meth:`add_role`)."""
-        self.everyone_permissions = ALL_PERMISSIONS
-        """The @everyone role's permissions (a member's guild permissions start there)."""
+        self.everyone_permissions = ALL_PERMISSIONS & ~ADMINISTRATOR
+        """The @everyone role's permissions (a member's guild permissions start there; not
+        Administrator, so that channel overwrites count)."""
         self.interactions: dict[str, Interaction] = {}
         self.syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
         self.commands: dict[str, dict[str, Any]] = {}
@@ -266,6 +268,11 @@ class FakeDiscord:
         self.deleted: list[int] = []
         """Ids of the channel messages the bot deleted."""
         self.app_permissions = ALL_PERMISSIONS
+        """A cap on the ``app_permissions`` interactions carry (they carry the bot's
+        permissions in their channel, :meth:`Channels.bot_permissions`, within it)."""
+        self.guard = Channels(self)
+        """The channels as Discord treats them: types, permissions, archived threads
+        (:mod:`fake_channels`)."""
         self.guild_installed = True
         """Whether the guild installed the app (its bot is a member): False for a server
         where only users installed it."""
@@ -458,14 +465,15 @@ class FakeDiscord:
     def _guild(self) -> dict[str, Any]:
         return {
             "id": str(self.guild_id), "name": "Backgammon club", "icon": None,
-            "owner_id": str(next(iter(self.users), self.app_id)), "unavailable": False,
+            "owner_id": str(next(iter(self.users), self.guild_id)), "unavailable": False,
             "roles": [{"id": str(self.guild_id), "name": "@everyone",
                        "permissions": str(self.everyone_permissions), "position": 0,
                        "color": 0, "hoist": False, "managed": False, "mentionable": False,
                        "flags": 0}, *self.roles.values()],
-            "channels": [c for c in self.channels.values() if c["type"] == 0
-                         and c.get("guild_id") == str(self.guild_id)],
-            "threads": [], "members": [self.bot_user.member()], "member_count": 3,
+            "channels": [c for c in self.guard.guild_channels()  # (not DMs, other servers)
+                         if c.get("guild_id") == str(self.guild_id)],
+            "threads": self.guard.guild_threads(), "members": [self.bot_user.member()],
+            "member_count": 3,
             "joined_at": now(), "large": False, "features": [], "emojis": [],
             "stickers": [], "voice_states": [], "presences": [], "stage_instances": [],
             "guild_scheduled_events": [], "premium_tier": 0, "preferred_locale": "en-US",
@@ -473,6 +481,11 @@ class FakeDiscord:
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
             "system_channel_flags": 0, "afk_timeout": 300, "soundboard_sounds": [],
         }
+
+    @property
+    def is_connected(self) -> bool:
+        """Whether a bot has identified and is connected now."""
+        return any(s.ready for s in self._sockets)
 
     async def connected(self) -> None:
         """Wait until a bot has identified (READY and GUILD_CREATE were sent)."""
@@ -524,9 +537,10 @@ class FakeDiscord:
                              sent_at=asyncio.get_running_loop().time(), context=context,
                              owners=owners, issued_at=self.clock())
         self.interactions[token] = record
-        if app_permissions is None:
+        if app_permissions is None:  # the bot's in its channel, else an app's in answers
             member = context == GUILD and self.bot_member(channel_id)
-            app_permissions = self.app_permissions if member else DM_APP_PERMISSIONS
+            app_permissions = (self.app_permissions & self.guard.bot_permissions(channel_id)
+                               if member else DM_APP_PERMISSIONS)
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind,
             "token": token, "version": 1,
@@ -847,45 +861,20 @@ class FakeDiscord:
 
     async def _channels(self, request: web.Request, method: str,
                         rest: list[str]) -> web.StreamResponse | None:
-        channel_id = int(rest[0])
-        if channel_id not in self.channels:
-            return self._json({"message": "Unknown Channel", "code": 10003}, 404)
+        """``/channels/...``: as Discord treats them (:class:`fake_channels.Channels`)."""
         body, files = await self._body(request)
-        if method == "POST" and rest[1:] == ["threads"]:
-            thread_id = self.snowflake()
-            thread = {
-                "id": str(thread_id), "type": int(body.get("type", 11)),
-                "guild_id": str(self.guild_id), "parent_id": str(channel_id),
-                "name": body["name"], "owner_id": str(self.app_id), "flags": 0,
-                "message_count": 0, "member_count": 1, "rate_limit_per_user": 0,
-                "thread_metadata": {"archived": False, "locked": False,
-                                    "auto_archive_duration": body.get(
-                                        "auto_archive_duration", 1440),
-                                    "archive_timestamp": now()}}
-            self.channels[thread_id] = thread
-            await self.dispatch("THREAD_CREATE", dict(thread, newly_created=True))
-            return self._json(thread, 201)
-        if method == "DELETE" and not rest[1:]:
-            channel = self.channels.pop(channel_id)
-            return self._json(channel)
-        if method == "POST" and rest[1:] == ["messages"]:
-            message = self._new_message(channel_id, body, files)
-            return self._json(message.json(self.base))
-        if method == "PATCH" and len(rest) == 3 and rest[1] == "messages":
-            message = self.messages.get(int(rest[2]))
-            if message is None or message.channel_id != channel_id:
-                return self._json({"message": "Unknown Message", "code": 10008}, 404)
-            self._apply(message, body, files)
-            message.edits += 1
-            return self._json(message.json(self.base))
-        if method == "DELETE" and len(rest) == 3 and rest[1] == "messages":
-            message = self.messages.get(int(rest[2]))
-            if message is None or message.channel_id != channel_id:
-                return self._json({"message": "Unknown Message", "code": 10008}, 404)
-            del self.messages[message.id]
-            self.deleted.append(message.id)
-            return web.Response(status=204)
-        return None
+        return await self.guard.handle(method, rest, body, files)
+
+    def post_message(self, channel_id: int, payload: dict[str, Any],
+                     files: dict[str, bytes]) -> Message:
+        """A message the bot posted in ``channel_id`` (REST)."""
+        return self._new_message(channel_id, payload, files)
+
+    def edit_message(self, message: Message, payload: dict[str, Any],
+                     files: dict[str, bytes]) -> None:
+        """The bot edited ``message`` (REST)."""
+        self._apply(message, payload, files)
+        message.edits += 1
 
     def late_answers(self, limit: float = 3.0) -> list[str]:
         """Interactions not answered within ``limit`` seconds (Discord's 3 s rule)."""

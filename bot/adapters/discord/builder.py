@@ -28,6 +28,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.adapters.discord import places
 from bot.adapters.discord.convert import actor_of, mention, place_of
 from bot.adapters.discord.renderer import Renderer
 from bot.service.core.replies import Action, BuilderView, Button, Menu, Reply
@@ -213,6 +214,7 @@ async def pressed(interaction: discord.Interaction[Any], action: Action, option:
         note = ""
         made = reply.ok and not reply.ephemeral
         if made:  # the play (or the choice) is made: the table sees it
+            await places.reopen(interaction.channel)  # (a thread archived meanwhile)
             await host.presenter.publish(interaction, reply)
         if not reply.ok or made or action is not Action.STEP:
             note = reply.text

@@ -20,6 +20,7 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.adapters.discord import places
 from bot.adapters.discord.convert import actor_of, mention, place_of
 from bot.service.core.replies import Action, Button, Reply
 from bot.service.core.values import Expect
@@ -127,6 +128,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         reply = await presenter.call(interaction, service.act(
             self.act, place, actor, option=self.option or None,
             expect=Expect(self.version, self.match_id)))
+        if reply.ok:  # in a thread archived meanwhile: open it again first
+            await places.reopen(interaction.channel)
         await presenter.send(interaction, reply, from_button=True)
 
 

@@ -8,6 +8,7 @@ joins or leaves through the service and rewrites the sign-up message with the ne
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import re
@@ -15,6 +16,7 @@ from typing import Any, cast
 
 import discord
 
+from bot.adapters.discord import places
 from bot.adapters.discord.convert import actor_of, notice_text, place_of
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip, private_text
@@ -22,7 +24,7 @@ from bot.service.core.replies import MessageRef, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService
 from bot.service.tournaments.info import BracketPicture
-from bot.service.tournaments.play import Opening
+from bot.service.tournaments.play import OPENING_RETRY, Opening
 
 log = logging.getLogger(__name__)
 TEMPLATE = r"bgt:(?P<act>join|leave):(?P<tournament>[0-9]+)"
@@ -89,34 +91,121 @@ async def bracket_file(presenter: Presenter, picture: BracketPicture, theme: str
 
 
 async def open_pairing(client: discord.Client, service: GameService, presenter: Presenter,
-                       opening: Opening) -> bool:
-    """A public thread for the pairing in the tournament's channel, the match in it (both
-    players mentioned), a line in the tournament's channel.  False if it could not be
-    opened (it is offered again later)."""
+                       opening: Opening, told: set[tuple[int, str]] | None = None) -> bool:
+    """A thread for the pairing in the tournament's channel (:func:`.places.open_thread`: a
+    public thread, or an announcement thread), the match in it (both players mentioned), a
+    line in the tournament's announcement channel.
+
+    The permissions it takes are checked first (:func:`.places.missing`): when one is
+    missing, or Discord refuses the thread (the server's cap on active threads), nothing is
+    created, the organiser is told exactly what is missing (once per tournament and
+    problem: ``told``) and False is returned: the pairing is offered again (every
+    :data:`~bot.service.tournaments.play.OPENING_RETRY`).  Once the match is made it is
+    never stranded: if its board cannot be posted in the thread, the announcement says so
+    and points the players to /board there once the permission is granted, and the
+    organiser is told."""
+    told = told if told is not None else set()
     channel = client.get_channel(opening.channel_id)
     try:
         if channel is None:
             channel = await client.fetch_channel(opening.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("tournament channel %s cannot hold threads", opening.channel_id)
-            return False
-        thread = await channel.create_thread(
-            name=opening.title[:100], type=discord.ChannelType.public_thread,
-            auto_archive_duration=10080, reason="tournament match")
-        reply = await service.tournament_open(opening, Place(opening.guild_id, thread.id))
-        if not reply.ok:
-            log.warning("pairing %s not opened: %s", opening.pairing, reply.text)
-            await thread.delete(reason="pairing not opened")
-            return False
-        out = await presenter.build(reply)
-        await thread.send(**out.kwargs())
+    except discord.HTTPException as error:
+        log.warning("tournament channel %s is out of reach: %s", opening.channel_id, error)
+        await tell_organiser(client, service, opening, None, told, "channel",
+                             f"I can't reach the tournament's channel ({error.text})")
+        return False
+    if not isinstance(channel, discord.TextChannel):
+        await tell_organiser(client, service, opening, None, told, "kind",
+                             "the tournament's channel cannot hold threads")
+        return False
+    lacking = places.missing(channel, places.bot_permissions(channel))
+    if lacking:
+        await tell_organiser(client, service, opening, channel, told, ",".join(lacking),
+                             places.missing_text(lacking, channel))
+        return False
+    try:
+        thread = await places.open_thread(
+            channel, opening.title, starter=f"{opening.title}: the match is in this thread.",
+            auto_archive_duration=1440, reason="tournament match")
     except discord.HTTPException as error:
         log.warning("cannot open the thread of %s: %s", opening.title, error)
+        await tell_organiser(client, service, opening, channel, told, f"code {error.code}",
+                             places.refused_text(error))
         return False
+    reply = await service.tournament_open(opening, Place(opening.guild_id, thread.id))
+    if not reply.ok:  # opened meanwhile by another process: this thread is not needed
+        log.warning("pairing %s not opened: %s", opening.pairing, reply.text)
+        try:
+            await thread.delete(reason="pairing not opened")
+        except discord.HTTPException:  # no Manage Threads: say what it was, and close it
+            with contextlib.suppress(discord.HTTPException):
+                await thread.send(f"{opening.title} is played elsewhere: {reply.text}")
+        return False
+    line = f"{opening.title}: the match is on in {thread.mention}."
+    try:
+        out = await presenter.build(reply)
+        await thread.send(**out.kwargs())
+    except discord.HTTPException as error:  # the match is on: never stranded
+        log.warning("cannot post the board of %s: %s", opening.title, error)
+        line = (f"{opening.title}: the match is on in {thread.mention} "
+                f"({mentions(opening)}), but I can't post there yet "
+                f"({places.refused_text(error)}): once a server admin grants it, type "
+                "/board in the thread to see the board and play.")
+        await tell_organiser(client, service, opening, channel, told, f"board {error.code}",
+                             places.refused_text(error), started=thread)
     server = await service.server_settings(opening.guild_id)
-    await announce(client, server.tournament_announcements, channel,
-                   f"{opening.title}: the match is on in {thread.mention}.")
+    await announce(client, server.tournament_announcements, channel, line)
     return True
+
+
+def mentions(opening: Opening) -> str:
+    return f"<@{opening.a.id}> v <@{opening.b.id}>"
+
+
+async def tell_organiser(client: discord.Client, service: GameService, opening: Opening,
+                         channel: discord.TextChannel | None, told: set[tuple[int, str]],
+                         problem: str, why: str, *, started: discord.Thread | None = None,
+                         ) -> None:
+    """Tell the tournament's organiser why ``opening`` cannot open (once per tournament and
+    ``problem``), or, when its match is on in ``started`` already, why its board could not
+    be posted there: in the tournament's channel, else the server's announcement channel,
+    else by direct message."""
+    key = (opening.tournament_id, problem)
+    if key in told:
+        return
+    told.add(key)
+    if started is None:
+        text = (f"<@{opening.organiser_id}>: I can't open the match {opening.title}: {why}. "
+                "Nothing was started; the pairing waits and I try again every "
+                f"{int(OPENING_RETRY.total_seconds() // 60)} minutes. Ask a server admin to "
+                "grant what is missing.")
+    else:
+        text = (f"<@{opening.organiser_id}>: the match {opening.title} is on in "
+                f"{started.mention}, but I can't post in its thread: {why}. Ask a server "
+                "admin to grant what is missing: its players play there then (/board shows "
+                "it), or decide it with /tournament result.")
+    server = await service.server_settings(opening.guild_id)
+    for where in (channel.id if channel is not None else None,
+                  server.tournament_announcements):
+        if where is None:
+            continue
+        target = client.get_channel(where)
+        if isinstance(target, discord.TextChannel) and not target.permissions_for(
+                target.guild.me).send_messages:
+            continue
+        try:
+            target = target or await client.fetch_channel(where)
+            if isinstance(target, discord.abc.Messageable):
+                await target.send(text, allowed_mentions=MENTION_USERS)
+                return
+        except discord.HTTPException as error:
+            log.warning("cannot tell the organiser in %s: %s", where, error)
+    try:
+        user = client.get_user(opening.organiser_id) or await client.fetch_user(
+            opening.organiser_id)
+        await user.send(text)
+    except discord.HTTPException as error:
+        log.warning("cannot tell the organiser of %s: %s", opening.title, error)
 
 
 async def announce(client: discord.Client, where: int | None,
@@ -130,6 +219,8 @@ async def announce(client: discord.Client, where: int | None,
             if isinstance(target, discord.abc.Messageable):
                 await target.send(text, allowed_mentions=MENTION_USERS)
                 return
+            log.warning("the announcement channel %s takes no messages (a %s): posted in "
+                        "the tournament's channel", where, type(target).__name__)
         except discord.HTTPException as error:
             log.warning("cannot post in the announcement channel %s: %s", where, error)
     try:

@@ -86,12 +86,15 @@ class Challenges:
     async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
-                        level: str | None = None, hints: bool = False) -> Reply:
+                        level: str | None = None, hints: bool = False,
+                        dry_run: bool = False) -> Reply:
         """``actor`` challenges ``opponent`` to a match (``length`` points) or money play.
 
         Challenging the AI (:attr:`ai_actor`) starts at once, unrated, at ``level``.
         ``hints``: the challenger allows /hint in this rated match (the opponent agrees
-        by accepting); unrated games always allow hints.
+        by accepting); unrated games always allow hints.  ``dry_run``: only check the
+        challenge (an ``ok`` reply with no text if it stands, the refusal otherwise) and
+        store nothing, so an adapter opens a place for it (a thread) only when it stands.
         """
         try:
             check_id(opponent.id, "user")
@@ -101,6 +104,10 @@ class Challenges:
             return Reply.refuse("You can't challenge yourself: name another player.")
         against_ai = self.ai_actor is not None and opponent.id == self.ai_actor.id
         if opponent.is_bot and not against_ai:
+            if self.ai_actor is None or self.ai is None:
+                return Reply.refuse(f"{opponent.name} is a bot and can't play, and this bot "
+                                    "runs without its AI, so there is no bot to play here: "
+                                    "challenge a person instead.")
             return Reply.refuse(f"{opponent.name} is a bot and can't play. To play the AI, "
                                 "challenge me (the backgammon bot) instead.")
         if (bad := bad_ids(place, actor)) is not None:
@@ -153,6 +160,8 @@ class Challenges:
                 check_id(home, "channel")
             except Refusal as refusal:
                 return Reply.refuse(str(refusal))
+        if dry_run:
+            return Reply(ok=True, text="")
         state = MatchState(hints=bool(hints or not rated), home_channel=home,
                            ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
                            orientation=self.config.render.orientation,

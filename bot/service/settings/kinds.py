@@ -46,6 +46,10 @@ class Names(Protocol):
         """The id of the role ``word`` names in this server (None: no such role)."""
         ...
 
+    def takes_messages(self, channel_id: int) -> bool:
+        """Whether the bot can post in the channel (not a forum, a category...)."""
+        ...
+
 
 _ID = re.compile(r"[#@&<>]*([0-9]{1,19})>?")
 
@@ -68,6 +72,9 @@ class ByIds:
         if word.strip().lower() == "here":
             return self.here
         return self._id(word)
+
+    def takes_messages(self, channel_id: int) -> bool:
+        return True  # (nothing is known of the channel but its id)
 
     def role(self, word: str) -> int | None:
         return self._id(word)
@@ -312,6 +319,9 @@ class OneChannel:
         if channel is None:
             raise SettingError(f"must be {self.allowed}; {quoted(text)} is not a channel of "
                                "this server")
+        if not names.takes_messages(channel):
+            raise SettingError(f"must be {self.allowed}; {quoted(text)} takes no messages (a "
+                               "forum or a category): name a text or announcement channel")
         return channel
 
     def decode(self, stored: Any) -> Any:

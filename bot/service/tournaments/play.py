@@ -62,6 +62,8 @@ class Opening:
     a: Actor
     b: Actor
     length: int
+    organiser_id: int = 0
+    """Who created the tournament (told when the pairing cannot open)."""
 
     @property
     def title(self) -> str:
@@ -146,7 +148,8 @@ class TournamentPlay:
                     data = loaded.data
                     out.append(Opening(row.id, loaded.title, row.guild_id, row.channel_id,
                                        p.id, p.label, Actor(int(p.a), data.name(p.a)),
-                                       Actor(int(p.b), data.name(p.b)), p.length))
+                                       Actor(int(p.b), data.name(p.b)), p.length,
+                                       row.organiser_id))
             return out
 
         return await self.runner.storage.run(work)

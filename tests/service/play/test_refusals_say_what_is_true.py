@@ -128,3 +128,13 @@ async def test_a_variant_match_does_not_offer_its_analysis(tmp_path: Path) -> No
         assert Action.REMATCH in actions and Action.ANALYZE not in actions
     finally:
         runner.close()
+
+
+async def test_challenging_a_bot_without_the_ai_does_not_offer_the_ai(tmp_path: Path) -> None:
+    """Without the AI (no ``ai`` given to the service), the refusal to play another bot
+    must not tell the player to challenge the AI, which does not exist here."""
+    service = await make(tmp_path, [3, 1])
+    reply = await service.challenge(HERE, ALICE, Actor(9, "robot", is_bot=True))
+    refused(reply, "robot is a bot and can't play", "runs without its AI",
+            "challenge a person")
+    assert "challenge me" not in reply.text

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from bot.adapters.discord import places
 from bot.adapters.discord.convert import actor_of, place_of
 from bot.adapters.discord.presenter import Presenter
 from bot.service.core.replies import Action, Reply
@@ -49,5 +50,7 @@ class ServiceCog(commands.Cog):
                      code_block: bool = False) -> Reply:
         """Run a service call (deferring if slow) and answer with its reply."""
         reply = await self.presenter.call(interaction, work)
+        if reply.ok:  # in a thread archived meanwhile: open it again first
+            await places.reopen(interaction.channel)
         await self.presenter.send(interaction, reply, code_block=code_block)
         return reply

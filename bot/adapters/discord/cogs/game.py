@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.adapters.discord import places
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, bot_is_member, place_of
-from bot.adapters.discord.errors import MissingPermission, permission_names
+from bot.adapters.discord.errors import MissingPermission
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
 from bot.adapters.discord.presenter import private_text
 from bot.ai.levels import LEVELS as AI_LEVELS
@@ -38,7 +39,6 @@ log = logging.getLogger(__name__)
 
 board_permissions = app_commands.checks.bot_has_permissions(embed_links=True,
                                                              attach_files=True)
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
 
 
 def variant_names() -> list[str]:
@@ -182,35 +182,52 @@ class GameCog(ServiceCog):
         channel = interaction.channel
         note = ""
         server = await self.service.server_settings(place.guild_id)  # threads, channels
-        # A thread only where the bot is a member (a DM has none; a server that did not
-        # install the app lets it answer interactions only: the game stays here).
+        # A thread (a forum's post too) holds no thread: the game is played in it.  A
+        # thread only where the bot is a member (a DM has none; in a server that did not
+        # install the app it may only answer interactions: the game stays here).
         if server.threads and server.games_allowed(place) and isinstance(
-                channel, discord.TextChannel) and bot_is_member(interaction):
-            perms = interaction.app_permissions
-            missing = [p for p in THREAD_PERMISSIONS if not getattr(perms, p)]
-            if not missing:
-                await self._challenge_in_thread(interaction, channel, opponent, terms)
-                return
-            note = (f"\n(I can't open a thread for this game: I'm missing the "
-                    f"{permission_names(missing)} permission, so it is played here.)")
+                channel, discord.TextChannel | discord.ForumChannel) and bot_is_member(
+                interaction):
+            lacking = places.missing(channel, interaction.app_permissions)
+            if not lacking:
+                note = await self._challenge_in_thread(interaction, channel, place, opponent,
+                                                       terms)
+                if not note:
+                    return
+            else:
+                note = (f"\n(I can't open a thread for this game: "
+                        f"{places.missing_text(lacking, channel)}, so it is played here.)")
         reply = await self.presenter.call(interaction, self.service.challenge(
             place, actor, opponent_actor, **terms))
+        if reply.ok:  # in a thread archived meanwhile: open it again first
+            await places.reopen(channel)
         if reply.ok and note:
             reply = replace(reply, text=reply.text + note)
         await self.presenter.send(interaction, reply)
 
     async def _challenge_in_thread(self, interaction: Interaction,
-                                   channel: discord.TextChannel, opponent: discord.User,
-                                   terms: dict[str, Any]) -> None:
-        """Open a thread for the game and post the challenge there."""
+                                   channel: places.ThreadHome, here: Place,
+                                   opponent: discord.User, terms: dict[str, Any]) -> str:
+        """Open a thread for the game (as the channel's type allows: :mod:`.places`) and post
+        the challenge there.  Checked first (a dry run through the service), so that a
+        refused challenge leaves no thread behind (deleting one needs Manage Threads, which
+        the bot may not have).  Returns "" when done, else the note to add when the game
+        is played in the channel itself because Discord refused the thread."""
         await interaction.response.defer(ephemeral=True, thinking=True)
+        check = await self.service.challenge(here, actor_of(interaction.user),
+                                             actor_of(opponent), dry_run=True, **terms)
+        if not check.ok:
+            await interaction.edit_original_response(content=private_text(check))
+            return ""
         name = f"{interaction.user.display_name} vs {opponent.display_name}"
         try:
-            thread = await channel.create_thread(
-                name=name[:100], type=discord.ChannelType.public_thread,
-                auto_archive_duration=1440, reason="backgammon game")
-        except discord.Forbidden as exc:
-            raise MissingPermission("Create Public Threads", "open a thread for the game") from exc
+            thread = await places.open_thread(
+                channel, name, starter=f"{name}: the game is played in this thread.",
+                auto_archive_duration=1440)
+        except discord.HTTPException as error:
+            log.warning("cannot open a game's thread in %s: %s", channel.id, error)
+            return (f"\n(I can't open a thread for this game: {places.refused_text(error)}, "
+                    "so it is played here.)")
         place = Place(channel.guild.id, thread.id, parent_id=channel.id)
         reply = await self.service.challenge(place, actor_of(interaction.user),
                                              actor_of(opponent), **terms)
@@ -218,7 +235,7 @@ class GameCog(ServiceCog):
             with contextlib.suppress(discord.HTTPException):
                 await thread.delete(reason="challenge refused")
             await interaction.edit_original_response(content=private_text(reply))
-            return
+            return ""
         out = await self.presenter.build(reply)
         waiting = is_challenge(reply)
         if waiting:  # its buttons come once the service noted the message (posted.py)
@@ -233,6 +250,7 @@ class GameCog(ServiceCog):
                                         actor_of(interaction.user), reply)
         await interaction.edit_original_response(
             content=f"Challenge posted in {thread.mention}: the game is played there.")
+        return ""
 
     @app_commands.command(description="Accept the challenge waiting for you in this channel")
     @board_permissions

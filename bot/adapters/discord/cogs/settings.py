@@ -54,6 +54,13 @@ class GuildNames:
         name = word.removeprefix("#").lower()
         return next((c.id for c in self.guild.channels if c.name.lower() == name), None)
 
+    def takes_messages(self, channel_id: int) -> bool:
+        """Not a forum (its posts are threads), a category or a media channel."""
+        if self.guild is None:
+            return True
+        found = self.guild.get_channel_or_thread(channel_id)
+        return found is None or isinstance(found, discord.abc.Messageable)
+
     def role(self, word: str) -> int | None:
         word = word.strip()
         if self.guild is None:

@@ -21,6 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.adapters.discord import places
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName, rule_terms
 from bot.adapters.discord.convert import GUILD_CONTEXT, GUILD_INSTALL, actor_of, has_role
@@ -41,8 +42,9 @@ FORMATS = [app_commands.Choice(name=n, value=v) for n, v in (
     ("single elimination", "single-elimination"), ("double elimination", "double-elimination"),
     ("round robin", "round-robin"), ("Swiss", "swiss"))]
 Number = app_commands.Range[int, 1, 2**53]
-NOT_TEXT_CHANNEL = ("Create a tournament in a text channel: each of its matches is played in "
-                    "a thread of that channel, and threads cannot hold threads.")
+NOT_TEXT_CHANNEL = ("Create a tournament in a text or announcement channel: each of its "
+                    "matches is played in a thread of that channel, and a thread (a forum's "
+                    "post too) cannot hold threads. Nothing was created.")
 
 
 class TournamentCog(ServiceCog):
@@ -58,6 +60,8 @@ class TournamentCog(ServiceCog):
     def __init__(self, bot: ServiceBot) -> None:
         super().__init__(bot)
         self.watcher: asyncio.Task[None] | None = None
+        self.told: set[tuple[int, str]] = set()
+        """(tournament, problem) the organiser was told of already (this run)."""
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SignupButton)
@@ -97,7 +101,8 @@ class TournamentCog(ServiceCog):
         """Open every pairing waiting for its thread; how many were opened."""
         opened = 0
         for opening in await self.service.tournament_openings():
-            opened += await open_pairing(self.bot, self.service, self.presenter, opening)
+            opened += await open_pairing(self.bot, self.service, self.presenter, opening,
+                                         self.told)
         return opened
 
     async def watch(self) -> None:
@@ -138,6 +143,14 @@ class TournamentCog(ServiceCog):
                      cube: bool | None = None) -> None:
         if not isinstance(interaction.channel, discord.TextChannel):
             return await self.presenter.private(interaction, NOT_TEXT_CHANNEL)
+        lacking = places.missing(interaction.channel, interaction.app_permissions)
+        if lacking:  # each match is played in a thread of this channel: checked up front
+            return await self.presenter.private(interaction, (
+                f"I can't run a tournament here: "
+                f"{places.missing_text(lacking, interaction.channel)}, which its matches "
+                "need (each is played in a thread of this channel, with its board). Ask a "
+                "server admin to grant it, or create the tournament in another channel. "
+                "Nothing was created."))
         await send_signup(self.presenter, interaction, await self.service.tournament_create(
             *self.where(interaction), is_organiser=self.is_organiser(interaction), name=name,
             format=format.value, length=length, variant=variant,

@@ -88,8 +88,8 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
             [variant=NAME] [option=value ...]
   /chouette join | leave [confirm] | start | suggest TEXT | status
-  /tournament create|join|leave|start|status|list|bracket|result|claim|confirm|remove|
-              pause|resume|cancel        (type /tournament for the options)
+  /tournament join|leave|status|list|bracket|claim   (type /tournament for the options)
+  /tournament-admin create|start|result|confirm|remove|pause|resume|cancel   (organisers)
   /settings [show [KEY]] | set KEY VALUE | reset KEY   this server's own defaults (variant,
                        rules.<option>, threads, game_channels, ai, reminder_minutes ...; in
                        the console everyone may change them; channels as #name)
@@ -643,6 +643,7 @@ class Console:
             "analyze": analyze, "demo": demo, "chouette": chouette, "replay": replay,
             "history": history,  # issue 19 item 11
             "tournament": lambda actor, rest: tournament(self, actor, rest, channel_id),
+            "tournament-admin": lambda actor, rest: tournament(self, actor, rest, channel_id),
             "settings": settings,
             "puzzle": lambda actor, rest: puzzle(self, actor, rest),  # issue 33
         }

@@ -34,12 +34,14 @@ class Console(Protocol):
     def remember_channel(self, name: str) -> None: ...
     async def show(self, reply: Reply) -> None: ...
 
-USAGE = """  /tournament create NAME format=single-elimination|double-elimination|round-robin|swiss
+USAGE = """  /tournament join|leave|status|list|bracket|claim [#id]
+  organisers (as on Discord; /tournament works too):
+  /tournament-admin create NAME format=single-elimination|double-elimination|round-robin|swiss
               [length="5 final 7"] [rounds=N] [max_players=N] [signup_hours=H]
               [round_hours=H] [variant=NAME] [option=value ...]
-  /tournament join|leave|start|status|list|bracket|claim|pause|resume|cancel [#id]
-  /tournament result PAIRING @winner REASON...   /tournament confirm PAIRING
-  /tournament remove @user"""
+  /tournament-admin start|pause|resume|cancel [#id]
+  /tournament-admin result PAIRING @winner REASON...   /tournament-admin confirm PAIRING
+  /tournament-admin remove @user"""
 
 NUMBERS = ("rounds", "max_players")
 HOURS = ("signup_hours", "round_hours")

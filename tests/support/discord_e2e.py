@@ -101,11 +101,13 @@ class Host:
         """How far the service's clock runs ahead of the real one."""
         self.ai: AIRunner | None = None
         """The AI the service gets (None: none, as by default)."""
+        self.storage_factory: Callable[[Path], SqliteStorage] = SqliteStorage
+        """Makes the storage on the database file (a slow one: tests/support/slow_storage.py)."""
 
     async def start(self, config: Config | None = None) -> BackgammonBot:
         if config is not None:
             self.config = config
-        self.storage = SqliteStorage(self.db)
+        self.storage = self.storage_factory(self.db)
         await self.storage.open()
         seeds = (f"{n:064x}" for n in itertools.count(1))
         service = GameService(self.storage, self.config, dice=self.dice,

@@ -34,6 +34,23 @@ What it does, like Discord:
 JSON answers have a ``Content-Type`` of exactly ``application/json`` (what
 discord.py checks).  Requests the fake does not know are recorded in
 :attr:`FakeDiscord.unknown` and answered 404.
+
+As strict as Discord (issue 29; the section "Discord's strictness" below), each refusal
+with Discord's status and error code, recorded in :attr:`FakeDiscord.refusals`:
+
+* a first response more than 3 s after the interaction was sent: 404, 10062 "Unknown
+  interaction" (the interaction stays unanswered); a second one: 400, 40060;
+* a follow-up, an edit, a read or a delete through the interaction's webhook before its
+  first response: 404, 10015 "Unknown Webhook"; 15 minutes after the interaction:
+  401, 50027 "Invalid Webhook Token";
+* a payload over Discord's limits (tests/support/discord_limits.py): 400, 50035
+  "Invalid Form Body"; an empty new message: 400, 50006; a file over 10 MiB: 413, 40005
+  "Request entity too large";
+* a command sync whose schema Discord refuses: 400, 50035.
+
+Time is the fake's :meth:`FakeDiscord.clock`, which a test moves on with
+:meth:`FakeDiscord.advance`; :attr:`FakeDiscord.latency` seconds pass before every REST
+request is handled (the network's delay, which the 3 s include).
 """
 
 from __future__ import annotations
@@ -48,6 +65,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import discord
+import discord_limits as limits
 from aiohttp import BodyPartReader, WSMsgType, web
 from fake_channels import ADMINISTRATOR, Channels
 
@@ -63,10 +81,21 @@ DM_APP_PERMISSIONS = discord.Permissions(
     embed_links=True, attach_files=True, mention_everyone=True, use_external_emojis=True,
     send_messages=True, read_message_history=True).value
 """What an app may do in its interaction responses where its bot is not a member."""
-TOKEN_SECONDS = 15 * 60
-"""How long an interaction's token takes follow-ups and edits."""
-MISSING_ACCESS = {"message": "Missing Access", "code": 50001}
-INVALID_TOKEN = {"message": "Invalid Webhook Token", "code": 50027}
+RESPONSE_DEADLINE = 3.0
+"""Seconds Discord waits for an interaction's first response."""
+TOKEN_LIFETIME = 15 * 60.0
+"""Seconds an interaction token stays valid for follow-ups and edits."""
+
+
+class Refused(Exception):
+    """A request Discord would refuse: answered with ``status`` and error ``code``."""
+
+    def __init__(self, status: int, code: int, message: str, detail: str = "") -> None:
+        super().__init__(f"{status} {code} {message}: {detail}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.detail = detail
 
 
 def now() -> str:
@@ -195,12 +224,13 @@ class Interaction:
     source: Message | None = None
     fake: FakeDiscord | None = None
     sent_at: float = 0.0
+    """When the interaction was sent (the fake's :meth:`FakeDiscord.clock`)."""
     answered_at: float | None = None
+    refusals: list[str] = field(default_factory=list)
+    """What Discord refused of this interaction's requests (10062, 10015, 50027...)."""
     context: int = GUILD
     owners: dict[str, str] = field(default_factory=dict)
     """``authorizing_integration_owners`` as sent."""
-    issued_at: float = 0.0
-    """The fake's clock (:meth:`FakeDiscord.clock`) when the token was issued."""
 
     @property
     def answer_time(self) -> float | None:
@@ -282,10 +312,13 @@ class FakeDiscord:
         """Channels the bot is not a member of (DMs between users, group DMs)."""
         self.channel_calls: list[tuple[str, int]] = []
         """Every REST call on a channel: (method and path, channel id)."""
-        self.refused: list[str] = []
-        """REST calls refused (403 Missing Access, 401 Invalid Webhook Token)."""
-        self.skew = 0.0
-        """Seconds the fake's clock runs ahead of the loop's (:meth:`advance`)."""
+        self.latency = 0.0
+        """Seconds every REST request takes to reach the fake (the network's delay)."""
+        self._skew = 0.0
+        self.refusals: list[str] = []
+        """Every request refused as Discord would refuse it: "METHOD path: status code ..."."""
+        self.identified: list[dict[str, Any]] = []
+        """The IDENTIFY payloads received (their ``intents``: :attr:`intents`)."""
         self._sockets: list[Socket] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -361,13 +394,6 @@ class FakeDiscord:
         if not self.is_private(channel_id):
             return GUILD
         return BOT_DM if channel_id not in self.no_access else PRIVATE_CHANNEL
-
-    def clock(self) -> float:
-        return asyncio.get_running_loop().time() + self.skew
-
-    def advance(self, seconds: float) -> None:
-        """Move the fake's clock on (tokens expire by it)."""
-        self.skew += seconds
 
     def add_role(self, name: str, permissions: int = 0) -> int:
         """A role of the guild (before the bot connects); its id."""
@@ -451,6 +477,7 @@ class FakeDiscord:
 
     async def _identify(self, sock: Socket, data: dict[str, Any]) -> None:
         self.tokens.append(str(data.get("token")))
+        self.identified.append({k: v for k, v in data.items() if k != "token"})
         shard = data.get("shard") or [0, 1]
         await sock.dispatch("READY", {
             "v": 10, "user": self.bot_user.json(), "guilds": [
@@ -534,8 +561,7 @@ class FakeDiscord:
         assert owners, (f"{user.name} can't use the app here: neither the server nor the "
                         "user installed it")
         record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message,
-                             sent_at=asyncio.get_running_loop().time(), context=context,
-                             owners=owners, issued_at=self.clock())
+                             sent_at=self.clock(), context=context, owners=owners)
         self.interactions[token] = record
         if app_permissions is None:  # the bot's in its channel, else an app's in answers
             member = context == GUILD and self.bot_member(channel_id)
@@ -546,7 +572,7 @@ class FakeDiscord:
             "token": token, "version": 1,
             "channel_id": str(channel_id), "channel": self._channel(channel_id),
             "locale": "en-US", "app_permissions": str(app_permissions),
-            "attachment_size_limit": 25 * 1024 * 1024, "entitlements": [],
+            "attachment_size_limit": limits.MAX_FILE_SIZE, "entitlements": [],
             "authorizing_integration_owners": owners, "context": context,
             "data": data,
         }
@@ -683,6 +709,20 @@ class FakeDiscord:
     # ----------------------------------------------------------------- REST
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        try:
+            return await self._route(request)
+        except Refused as refused:
+            path = "/" + request.match_info["path"]
+            self.refusals.append(f"{request.method} {path}: {refused}")
+            await self._notify()
+            errors = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": refused.detail}]}
+            return self._json({"message": refused.message, "code": refused.code,
+                               **({"errors": errors} if refused.code == 50035 else {})},
+                              refused.status)
+
+    async def _route(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         parts = path.strip("/").split("/")
         method = request.method
@@ -710,8 +750,7 @@ class FakeDiscord:
             channel = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
             self.channel_calls.append((f"{method} {path}", channel))
             if channel in self.no_access:
-                self.refused.append(f"{method} {path}")
-                response = self._json(MISSING_ACCESS, 403)
+                raise Refused(403, 50001, "Missing Access", "the bot is not a member here")
             else:
                 response = await self._channels(request, method, parts[1:])
         if response is None:
@@ -722,6 +761,7 @@ class FakeDiscord:
 
     async def _sync(self, request: web.Request, guild: int | None) -> web.Response:
         payload = await request.json()
+        check_commands(payload, global_=guild is None)
         out = []
         for command in payload:
             stored = dict(command, id=str(self.snowflake()), application_id=str(self.app_id),
@@ -758,6 +798,8 @@ class FakeDiscord:
 
     def _new_message(self, channel_id: int, payload: dict[str, Any], files: dict[str, bytes],
                      *, flags: int = 0, interaction: int | None = None) -> Message:
+        if not flags & LOADING:  # ("thinking..." is the one empty message)
+            check_new_message(payload, files)
         message = Message(self.snowflake(), channel_id, self.guild_of(channel_id), self.bot_user,
                           interaction_id=interaction)
         self._apply(message, payload, files)
@@ -767,6 +809,7 @@ class FakeDiscord:
 
     @staticmethod
     def _apply(message: Message, payload: dict[str, Any], files: dict[str, bytes]) -> None:
+        check_payload(payload, files)
         if "content" in payload:
             message.content = payload["content"] or ""
         if "embeds" in payload:
@@ -783,13 +826,15 @@ class FakeDiscord:
         message.files.update(files)
 
     async def _callback(self, request: web.Request, token: str) -> web.Response:
-        record = self.interactions[token]
+        record = self.interactions.get(token)
+        if record is None:
+            raise Refused(404, 10062, "Unknown interaction", "no such interaction")
         body, files = await self._body(request)
         kind = int(body["type"])
         data = body.get("data") or {}
-        assert not record.callbacks, "an interaction can be answered only once"
+        self._check_callback(record, kind, data, files)
         record.callbacks.append((kind, data))
-        record.answered_at = asyncio.get_running_loop().time()
+        record.answered_at = self.clock()
         message: Message | None = None
         if kind == 4:
             message = self._new_message(record.channel_id, data, files, interaction=record.id)
@@ -823,9 +868,7 @@ class FakeDiscord:
         record = self.interactions.get(token)
         if record is None:
             return self._json({"message": "Unknown Webhook", "code": 10015}, 404)
-        if self.clock() - record.issued_at > TOKEN_SECONDS:
-            self.refused.append(f"{method} webhook of interaction {record.id} (expired)")
-            return self._json(INVALID_TOKEN, 401)
+        self._check_token(record)
         body, files = await self._body(request)
         if method == "POST" and not rest:
             original = record.original
@@ -856,6 +899,9 @@ class FakeDiscord:
                 return self._json(target.json(self.base))
             if method == "DELETE":
                 self.messages.pop(target.id, None)
+                self.deleted.append(target.id)
+                if target is record.original:  # follow-ups are messages of their own now
+                    record.original = None
                 return web.Response(status=204)
         return None
 
@@ -876,7 +922,67 @@ class FakeDiscord:
         self._apply(message, payload, files)
         message.edits += 1
 
-    def late_answers(self, limit: float = 3.0) -> list[str]:
+    # ------------------------------------------------ Discord's strictness (issue 29)
+
+    def clock(self) -> float:
+        """The fake's time in seconds: the event loop's, moved on by :meth:`advance`."""
+        return asyncio.get_running_loop().time() + self._skew
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on (the 15 minutes of a token pass at once)."""
+        self._skew += seconds
+
+    def pending(self, user: User, *, channel: int | None = None) -> Interaction:
+        """An interaction Discord sent that the bot never received (a test answers it
+        itself, to see what Discord accepts)."""
+        record, _ = self._interaction(2, user, channel or self.channel_id, {})
+        return record
+
+    def forget(self, record: Interaction) -> None:
+        """Drop ``record`` from the check of unanswered interactions (a test that made
+        one late on purpose)."""
+        self.interactions.pop(record.token, None)
+
+    def _refuse(self, record: Interaction, refused: Refused) -> Refused:
+        record.refusals.append(str(refused))
+        return refused
+
+    def _check_callback(self, record: Interaction, kind: int, data: dict[str, Any],
+                        files: dict[str, bytes]) -> None:
+        """Refuse a first response Discord would: a second one, a late one, or one whose
+        payload breaks Discord's limits."""
+        if record.callbacks:
+            raise self._refuse(record, Refused(
+                400, 40060, "Interaction has already been acknowledged."))
+        late = self.clock() - record.sent_at
+        if late > RESPONSE_DEADLINE:
+            raise self._refuse(record, Refused(
+                404, 10062, "Unknown interaction", f"answered after {late:.2f} s"))
+        if kind == 4:
+            check_new_message(data, files)
+        elif kind == 7:
+            check_payload(data, files)
+        elif kind == 8:
+            problems = limits.choice_problems(list(data.get("choices") or []))
+            if problems:
+                raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+        elif kind == 9:
+            problems = limits.modal_problems(data)
+            if problems:
+                raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+
+    def _check_token(self, record: Interaction) -> None:
+        """Refuse the interaction's webhook before its first response (10015) and after
+        the token's 15 minutes (50027)."""
+        if not record.callbacks:
+            raise self._refuse(record, Refused(404, 10015, "Unknown Webhook",
+                                               "the interaction was not answered yet"))
+        age = self.clock() - record.sent_at
+        if age > TOKEN_LIFETIME:
+            raise self._refuse(record, Refused(401, 50027, "Invalid Webhook Token",
+                                               f"the token is {age:.0f} s old"))
+
+    def late_answers(self, limit: float = RESPONSE_DEADLINE) -> list[str]:
         """Interactions not answered within ``limit`` seconds (Discord's 3 s rule)."""
         return [f"{r.type}:{r.id} answered after {r.answer_time}" for r in
                 self.interactions.values()
@@ -884,6 +990,30 @@ class FakeDiscord:
 
     def channel_messages(self, channel_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id]
+
+
+def check_payload(payload: dict[str, Any], files: dict[str, bytes]) -> None:
+    """Refuse a message payload over Discord's limits (50035) or files too big (40005)."""
+    too_big = limits.file_problems(files)
+    if too_big:
+        raise Refused(413, 40005, "Request entity too large", "; ".join(too_big))
+    problems = limits.problems(payload)
+    if problems:
+        raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+
+
+def check_new_message(payload: dict[str, Any], files: dict[str, bytes]) -> None:
+    """:func:`check_payload`, and a new message may not be empty (50006)."""
+    check_payload(payload, files)
+    if limits.empty(payload, files):
+        raise Refused(400, 50006, "Cannot send an empty message")
+
+
+def check_commands(commands: list[dict[str, Any]], *, global_: bool) -> None:
+    """Refuse a command sync whose schema Discord refuses (50035)."""
+    problems = limits.command_problems(commands, global_=global_)
+    if problems:
+        raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
 
 
 class Socket:

@@ -37,7 +37,7 @@ from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL
 from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
-from bot.adapters.discord.presenter import Presenter
+from bot.adapters.discord.presenter import DONE, Presenter, received
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config
@@ -53,7 +53,19 @@ from bot.service.game import GameService
 
 log = logging.getLogger(__name__)
 
+INTENTS = discord.Intents.none()
+INTENTS.guilds = True
+"""The gateway events the bot subscribes to: only the servers themselves (their channels,
+threads and roles, which the caches, the settings and the threads need).  Commands,
+buttons and menus come as interactions, which need no intent; the bot reads no message,
+no typing, no reaction, no member list, no presence."""
+
+
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[BackgammonBot]) -> bool:
+        received(interaction)  # the deadlines count from here
+        return True
+
     async def on_error(self, interaction: discord.Interaction[BackgammonBot],
                        error: app_commands.AppCommandError) -> None:
         await self.client.on_interaction_error(interaction, error)
@@ -86,7 +98,7 @@ class BackgammonBot(ServiceBot):
         options.setdefault("allowed_installs", EVERY_INSTALL)
         options.setdefault("allowed_contexts", EVERY_CONTEXT)
         super().__init__(command_prefix=commands.when_mentioned,
-                         intents=discord.Intents.default(), tree_cls=BackgammonTree,
+                         intents=INTENTS, tree_cls=BackgammonTree,
                          shard_count=shard_count, help_command=None, **options)
         self.config = config
         self._service = service
@@ -222,7 +234,11 @@ class BackgammonBot(ServiceBot):
             ref = error_reference()  # in the log line and in the apology: a report finds it
             log.error("unexpected error %s in %s", ref, what, exc_info=original,
                       extra={"error_ref": ref})
-            text = apology(ref)
+            text = apology(ref) if not interaction.extras.get(DONE) else (
+                f"Something went wrong on my side (logged as error {ref}).")
+        if interaction.extras.get(DONE):  # the service carried the action out already
+            text = ("Your command went through (anything it changed is saved), but I could "
+                    f"not post its result here. {text} `/board` shows where a game stands.")
         try:
             await self.presenter.private(interaction, text)
         except discord.HTTPException as exc:
@@ -252,7 +268,7 @@ async def _run(config: Config) -> int:
         except discord.LoginFailure:
             log.error("Discord rejected the token: check DISCORD_TOKEN or discord.token")
             return 1
-        except discord.PrivilegedIntentsRequired:  # pragma: no cover - default intents only
+        except discord.PrivilegedIntentsRequired:  # pragma: no cover - no privileged intent
             log.error("Discord refused the intents")
             return 1
         except (aiohttp.ClientError, OSError) as exc:

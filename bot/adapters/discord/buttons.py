@@ -54,6 +54,9 @@ class Answering(Protocol):
                    from_button: bool = False,
                    code_block: bool = False) -> discord.Message | None: ...
 
+    async def long_work(self, interaction: discord.Interaction[Any], work: Awaitable[Reply],
+                        *, from_button: bool = False) -> None: ...
+
 
 class Host(Protocol):
     """What a button needs from the bot (the :class:`~bot.adapters.discord.app.BackgammonBot`)."""
@@ -125,9 +128,12 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         service = host.service
 
         # The match id tells an old match's button in this channel from the current one's.
-        reply = await presenter.call(interaction, service.act(
-            self.act, place, actor, option=self.option or None,
-            expect=Expect(self.version, self.match_id)))
+        work = service.act(self.act, place, actor, option=self.option or None,
+                           expect=Expect(self.version, self.match_id))
+        if self.act is Action.ANALYZE:  # may take many minutes: the result in the channel
+            await presenter.long_work(interaction, work, from_button=True)
+            return
+        reply = await presenter.call(interaction, work)
         if reply.ok:  # in a thread archived meanwhile: open it again first
             await places.reopen(interaction.channel)
         await presenter.send(interaction, reply, from_button=True)

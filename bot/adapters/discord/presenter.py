@@ -36,7 +36,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -47,6 +47,7 @@ from bot.adapters.discord.live import LiveBoards
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.puzzles import puzzle_view
 from bot.adapters.discord.renderer import Renderer
+from bot.ops.logs import apology, error_reference
 from bot.service.core.replies import Board, Reply
 from bot.service.core.values import Place
 
@@ -59,11 +60,55 @@ MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
                                         replied_user=False)
 NO_MENTIONS = discord.AllowedMentions.none()
 MAX_TRACKED_CHANNELS = 10_000
+DEFER_AFTER = 1.0
+"""Seconds an interaction may wait for the service before it is deferred: Discord wants the
+first response within 3 s of sending the interaction, and the network's delay (both ways)
+comes on top."""
+AUTOCOMPLETE_BUDGET = 1.0
+"""Seconds autocomplete waits for the service before it answers with no choices (it cannot
+be deferred)."""
+PRIVATE_DEFER = "bg_private_defer"
+"""The key of ``interaction.extras`` set while a private "thinking..." is unresolved."""
+PUBLIC_DEFER = "bg_public_defer"
+"""The key of ``interaction.extras`` set while a public "thinking..." is unresolved (its
+first follow-up would be public, whatever it asks)."""
+DONE = "bg_done"
+"""The key of ``interaction.extras`` set once the service carried the action out (an ``ok``
+reply): an error after that must not say that nothing was changed."""
+ANALYSING = ("Analysing: the result will be posted in this channel when it is ready (a "
+             "whole match at expert depth can take many minutes).")
+ANALYSING_HERE = ("Analysing: the result comes here when it is ready (a whole match at expert "
+                  "depth can take many minutes).")
+"""Where the bot is not a member (a DM): the result comes as a follow-up, within the
+token."""
+TOO_LONG_HERE = ("The analysis did not finish within the 15 minutes Discord gives me to answer "
+                 "here. It goes on: ask again (/analyze) in a few minutes; the games analysed "
+                 "by then are kept, so the answer comes sooner.")
+TOKEN_MARGIN = 14 * 60.0
+"""Seconds after the interaction's arrival that long work still answers through the
+interaction (its token lives 15 minutes); later, in the channel."""
+RECEIVED = "bg_received"
+"""The key of ``interaction.extras`` holding when the bot first handled the interaction."""
+T = TypeVar("T")
+
+
+def received(interaction: discord.Interaction[Any]) -> float:
+    """When the bot began handling ``interaction`` (the event loop's clock): the deadlines
+    count from there, across every service call made before the first response."""
+    now = asyncio.get_running_loop().time()
+    return float(interaction.extras.setdefault(RECEIVED, now))
+
+
+async def choices(work: Awaitable[list[T]], budget: float = AUTOCOMPLETE_BUDGET) -> list[T]:
+    """Autocomplete's choices from ``work`` if it answers within ``budget`` seconds, else
+    none: an autocomplete answer cannot be deferred, and a late one is lost."""
+    try:
+        return await asyncio.wait_for(work, budget)
+    except TimeoutError:
+        log.info("autocomplete answered with no choices: the service took over %.1f s",
+                 budget)
+        return []
 """Channels whose newest board message the presenter remembers."""
-TOKEN_SECONDS = 15 * 60
-"""How long Discord takes follow-ups and edits with an interaction's token."""
-TOKEN_MARGIN = 60
-"""Edits with a token stop this long before it runs out (the edit itself takes time)."""
 log = logging.getLogger(__name__)
 
 
@@ -91,8 +136,9 @@ def private_text(reply: Reply) -> str:
 
 class OwnMessages:
     """The messages this run posted as interaction responses and follow-ups where the bot is
-    not a member, kept as long as their interaction's token allows editing them (15
-    minutes, less a margin): the only way to take the buttons off an older board there."""
+    not a member, kept as long as their interaction's token allows editing them
+    (:data:`TOKEN_MARGIN` of its 15 minutes): the only way to take the buttons off an older
+    board there."""
 
     def __init__(self, clock: Callable[[], float], limit: int = MAX_TRACKED_CHANNELS) -> None:
         self.clock = clock
@@ -104,7 +150,7 @@ class OwnMessages:
         received seconds before (the margin covers them)."""
         while len(self._kept) >= self.limit:
             self._kept.pop(next(iter(self._kept)))
-        self._kept[message.id] = (message, at + TOKEN_SECONDS - TOKEN_MARGIN)
+        self._kept[message.id] = (message, at + TOKEN_MARGIN)
 
     def editable(self, message_id: int) -> discord.Message | None:
         """The message, while its token may still edit it (else None, forgotten)."""
@@ -142,7 +188,7 @@ class Outgoing:
 class Presenter:
     """Renders replies and answers interactions (one per bot)."""
 
-    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = 2.0,
+    def __init__(self, renderer: Renderer | None = None, *, defer_after: float = DEFER_AFTER,
                  notes: Callable[[], ChallengeNotes] | None = None,
                  live: Callable[[Presenter], LiveBoards] | None = None) -> None:
         self.renderer = renderer or Renderer(workers=0)
@@ -151,7 +197,8 @@ class Presenter:
         """The service that keeps a challenge's message (None: challenges are posted with
         their buttons, not noted)."""
         self.defer_after = defer_after
-        """Seconds a service call may take before the interaction is deferred."""
+        """Seconds from the interaction's arrival (:func:`received`) until it is deferred
+        if the service has not answered by then."""
         self._with_buttons: dict[int, int] = {}
         """Channel id -> the last board message posted there with buttons (this run)."""
         self.live = live(self) if live is not None else None
@@ -213,25 +260,140 @@ class Presenter:
 
     # ------------------------------------------------------------ answering
 
-    async def call(self, interaction: discord.Interaction[Any],
-                   work: Awaitable[Reply]) -> Reply:
-        """Await a service call; defer the interaction (privately) if it is slow."""
+    async def call(self, interaction: discord.Interaction[Any], work: Awaitable[T]) -> T:
+        """Await a service call; defer the interaction (privately) if it is slow.
+
+        The time counts from the interaction's arrival (:func:`received`), not from this
+        call: several calls before the first response share the one budget."""
         task = asyncio.ensure_future(work)
+        left = self.defer_after - (asyncio.get_running_loop().time() - received(interaction))
         try:
-            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+            return await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
         except TimeoutError:
-            if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.defer(interaction)
             return await task
 
+    async def defer(self, interaction: discord.Interaction[Any]) -> None:
+        """Defer privately ("thinking..." only its user sees) unless answered already: what
+        follows may be a refusal, which must stay private (a public defer's first
+        follow-up is public whatever it asks)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            interaction.extras[PRIVATE_DEFER] = True
+
+    @staticmethod
+    def answered(interaction: discord.Interaction[Any]) -> None:
+        """The public "thinking..." got its answer (:meth:`defer_public`)."""
+        interaction.extras.pop(PUBLIC_DEFER, None)
+
+    async def resolve_private(self, interaction: discord.Interaction[Any],
+                              text: str = "Done: see below.") -> None:
+        """Resolve a private "thinking..." (:meth:`defer`) with ``text``, so that the
+        next follow-up is a message of its own (public if it says so)."""
+        if interaction.extras.pop(PRIVATE_DEFER, False):
+            await interaction.edit_original_response(content=text)
+
+    async def defer_public(self, interaction: discord.Interaction[Any]) -> None:
+        """A public "thinking..." (a board or a picture on its way), noted so that an error
+        before the answer stays private (:meth:`private`)."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+            interaction.extras[PUBLIC_DEFER] = True
+
+    async def long_work(self, interaction: discord.Interaction[Any], work: Awaitable[Reply],
+                        under_way: str = ANALYSING, *, from_button: bool = False) -> None:
+        """Work that may outlive the interaction's 15-minute token (``/analyze``): a quick
+        answer (a refusal, a stored result) is answered as usual; otherwise the player is
+        told at once, privately, that it is ``under_way``, and the result is posted as an
+        ordinary message of the channel, which needs no token.  A refusal or an error
+        afterwards is told privately while the token lives, else in the channel."""
+        task = asyncio.ensure_future(work)
+        left = self.defer_after - (asyncio.get_running_loop().time() - received(interaction))
+        try:
+            reply = await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
+        except TimeoutError:
+            pass
+        else:
+            await self.send(interaction, reply, from_button=from_button)
+            return
+        member = bot_is_member(interaction)
+        await self.private(interaction, under_way if member else ANALYSING_HERE)
+        try:
+            if member:
+                reply = await task
+            else:  # nothing may be posted here but through the token, while it lives
+                left = TOKEN_MARGIN - (asyncio.get_running_loop().time() - received(interaction))
+                reply = await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
+        except TimeoutError:
+            await self.private(interaction, TOO_LONG_HERE)
+            return
+        except Exception as error:  # (the one error handler would answer through the token)
+            ref = error_reference()
+            log.error("unexpected error %s in long work", ref, exc_info=error,
+                      extra={"error_ref": ref})
+            await self._late(interaction, apology(ref))
+            return
+        if not reply.ok:
+            await self._late(interaction, private_text(reply))
+            return
+        out = await self.build(reply)
+        if not member:  # a follow-up of the interaction (its token still runs)
+            await interaction.followup.send(wait=True, **out.kwargs())
+            if from_button:
+                await self._strip_pressed(interaction)
+            return
+        head = f"{interaction.user.mention}: the result you asked for is ready."
+        out.content = clip("\n".join(p for p in (head, out.content) if p), MAX_CONTENT)
+        channel = interaction.client.get_partial_messageable(
+            interaction.channel_id or 0, guild_id=interaction.guild_id)
+        try:
+            await channel.send(**out.kwargs())
+        except discord.HTTPException as error:
+            log.warning("could not post the result of long work: %s", error)
+            await self._late(interaction, "The result is ready but could not be posted in "
+                             f"this channel: {error.text or error.status}.")
+            return
+        if from_button:
+            await self._strip_pressed(interaction)
+
+    async def _late(self, interaction: discord.Interaction[Any], text: str) -> None:
+        """A private answer long after the interaction: through the token while it lives,
+        else (or when Discord refuses the token) in the channel, to the player."""
+        if asyncio.get_running_loop().time() - received(interaction) < TOKEN_MARGIN:
+            try:
+                await self.private(interaction, text)
+                return
+            except discord.HTTPException as error:  # the token expired after all
+                log.info("the interaction's token was refused: %s", error)
+        if not bot_is_member(interaction):  # the bot may not post here on its own
+            log.warning("could not tell %s (the token ran out): %s", interaction.user.id, text)
+            return
+        channel = interaction.client.get_partial_messageable(
+            interaction.channel_id or 0, guild_id=interaction.guild_id)
+        try:
+            await channel.send(clip(f"{interaction.user.mention}: {text}", MAX_CONTENT),
+                               allowed_mentions=MENTION_USERS)
+        except discord.HTTPException as error:
+            log.warning("could not tell %s: %s", interaction.user.id, error)
+
     async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
-        """An ephemeral answer, whatever state the interaction is in."""
+        """An ephemeral answer, whatever state the interaction is in.  After a public
+        "thinking..." (whose first follow-up would be public) the placeholder is deleted
+        first (else, if that fails, turned into a neutral line), so the answer is a
+        private message of its own."""
         text = clip(text or "Done.", MAX_CONTENT)
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True,
                                                     allowed_mentions=NO_MENTIONS)
         else:
+            if interaction.extras.pop(PUBLIC_DEFER, False):
+                try:
+                    await interaction.delete_original_response()
+                except discord.HTTPException as error:
+                    log.info("could not delete the public placeholder: %s", error)
+                    await interaction.edit_original_response(content="(No result to show.)")
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            interaction.extras.pop(PRIVATE_DEFER, None)  # (the follow-up resolved it)
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
                    from_button: bool = False,
@@ -240,6 +402,8 @@ class Presenter:
         the messages the reply retired (:meth:`retire`).  Returns the public message
         posted (None for a private answer).  A reply with a move builder shows it privately
         (:mod:`.builder`)."""
+        if reply.ok:
+            interaction.extras[DONE] = True
         if reply.ok and reply.builder is not None:
             await builder.show(self.renderer, interaction, reply)
             return None
@@ -324,12 +488,13 @@ class Presenter:
             reply = rest
         if ref is not None and ref != interaction.channel_id:
             # Acted from the channel of the game's thread: the state goes to the thread.
-            if not interaction.response.is_done():
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            await self.defer(interaction)
             out = await self.build(reply, code_block=code_block)  # (a member: no Refresh)
             there = interaction.client.get_partial_messageable(ref)
             sent_there: discord.Message = await there.send(**out.kwargs())
-            await interaction.edit_original_response(content=f"Done in <#{ref}>.")
+            await self.resolve_private(interaction, f"Done in <#{ref}>.")
+            if from_button:
+                await self._strip_pressed(interaction)
             if self.live is not None:
                 guild = place_of(interaction).guild_id
                 await self.live.posted(interaction, reply, sent_there,
@@ -341,7 +506,7 @@ class Presenter:
             if from_button:
                 await response.edit_message(view=None)
             elif slow:
-                await response.defer(thinking=True)
+                await self.defer_public(interaction)
             else:
                 out = await self.build(reply, code_block=code_block, refresh=not member)
                 sent = await response.send_message(**out.kwargs())
@@ -350,15 +515,35 @@ class Presenter:
                 return posted
             out = await self.build(reply, code_block=code_block, refresh=not member)
             message = await interaction.followup.send(wait=True, **out.kwargs())
+            self.answered(interaction)
             await self._supersede(interaction, reply, message)
             return message
         # Deferred privately because the service was slow: resolve the private
         # "thinking" message, then post the state publicly.
-        await interaction.edit_original_response(content="Done: see below.")
+        await self.resolve_private(interaction)
+        if from_button:
+            await self._strip_pressed(interaction)
         out = await self.build(reply, code_block=code_block, refresh=not member)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
         return message
+
+    async def _strip_pressed(self, interaction: discord.Interaction[Any]) -> None:
+        """Take the buttons off the pressed message when the answer itself could not (the
+        press was deferred privately, or answered in the game's thread): the action is
+        done, its buttons are stale.  Where the bot is not a member, only with the token of
+        the message's own interaction while it runs (else they stay: a press answers that
+        the game moved on)."""
+        message = interaction.message
+        if message is None or not message.components:
+            return
+        target = message if bot_is_member(interaction) else self.own.editable(message.id)
+        if target is None:
+            return
+        try:
+            await target.edit(view=None)
+        except discord.HTTPException as error:  # deleted, or no access any more
+            log.info("could not take the buttons off message %s: %s", message.id, error)
 
     async def publish(self, interaction: discord.Interaction[Any],
                       reply: Reply) -> discord.Message | None:

@@ -60,11 +60,17 @@ class SignupButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         place, actor = place_of(interaction), actor_of(interaction.user)
         service = host.service
         call = service.tournament_join if self.act == "join" else service.tournament_leave
-        reply = await host.presenter.call(interaction, call(place, actor, self.tournament))
+
+        async def work() -> tuple[Reply, str | None]:  # one wait before the answer
+            reply = await call(place, actor, self.tournament)
+            if not reply.ok:
+                return reply, None
+            return reply, await service.tournament_signup_text(place, self.tournament)
+
+        reply, text = await host.presenter.call(interaction, work())
         if not reply.ok:
             await host.presenter.private(interaction, reply.text)
             return
-        text = await service.tournament_signup_text(place, self.tournament)
         if not interaction.response.is_done():
             await interaction.response.edit_message(content=clip(text or reply.text, 2000))
         elif interaction.message is not None:
@@ -183,7 +189,7 @@ async def tell_organiser(client: discord.Client, service: GameService, opening: 
         text = (f"<@{opening.organiser_id}>: the match {opening.title} is on in "
                 f"{started.mention}, but I can't post in its thread: {why}. Ask a server "
                 "admin to grant what is missing: its players play there then (/board shows "
-                "it), or decide it with /tournament result.")
+                "it), or decide it with /tournament-admin result.")
     server = await service.server_settings(opening.guild_id)
     for where in (channel.id if channel is not None else None,
                   server.tournament_announcements):
@@ -260,7 +266,8 @@ async def send_signup(presenter: Presenter, interaction: discord.Interaction[Any
     if view is not None:
         kwargs["view"] = view
     posted: discord.Message | None
-    if interaction.response.is_done():
+    if interaction.response.is_done():  # deferred privately: the sign-up goes below
+        await presenter.resolve_private(interaction, "Tournament created: see below.")
         posted = await interaction.followup.send(wait=True, **kwargs)
     else:
         sent = await interaction.response.send_message(**kwargs)
@@ -291,7 +298,10 @@ async def send_bracket(presenter: Presenter, interaction: discord.Interaction[An
         await presenter.private(interaction, reply.text)
         return
     if not interaction.response.is_done():
-        await interaction.response.defer(thinking=True)
+        await presenter.defer_public(interaction)
+    else:  # deferred privately: the picture goes below
+        await presenter.resolve_private(interaction, "The bracket: see below.")
     file = await bracket_file(presenter, picture, theme)
     await interaction.followup.send(content=clip(reply.text, 2000), file=file,
                                     allowed_mentions=MENTION_USERS)
+    presenter.answered(interaction)

@@ -151,7 +151,7 @@ class TournamentAdmin:
                 when = f"its deadline, {row.deadline} (UTC)" if row.deadline else \
                     "a deadline (this round has none)"
                 raise Refusal(f"A match can be claimed only after {when}. Until then, play "
-                              "it; the organiser can decide it with /tournament result.")
+                              "it; the organiser can decide it with /tournament-admin result.")
             if data.claim_of(p.id) is not None:
                 raise Refusal(f"{p.id} is already claimed; the organiser will confirm it.")
             opponent = p.opponent(str(actor.id))
@@ -171,12 +171,12 @@ class TournamentAdmin:
                 if took_part:
                     raise Refusal(f"{data.name(opponent)} has played in your match "
                                   f"{p.id}: only an unstarted match can be claimed. Play "
-                                  "on, or ask the organiser for /tournament result.")
+                                  "on, or ask the organiser for /tournament-admin result.")
             claim = Claim(p.id, actor.id, self.runner.now())
             saved = await save(tx, loaded, replace(data, claims=(*data.claims, claim)))
             return Reply(ok=True, text=f"{actor.name} claims {p.id} in {loaded.title}: "
                          f"{data.name(opponent)} did not play by the deadline. The organiser "
-                         f"confirms with /tournament confirm {p.id}.",
+                         f"confirms with /tournament-admin confirm {p.id}.",
                          notify=(notice(Mention(row.organiser_id), f": {actor.name} claims "
                                         f"{p.id}."),),
                          version=saved.version, tournament_id=saved.id)
@@ -197,7 +197,7 @@ class TournamentAdmin:
             if claim is None:
                 raise Refusal(f"Nobody claimed {p.id}. Claims waiting: "
                               f"{', '.join(c.pairing for c in data.claims) or 'none'}; "
-                              "/tournament result decides a match yourself.")
+                              "/tournament-admin result decides a match yourself.")
             try:
                 after = state.record_result(p.id, str(claim.claimant), None, Reason.FORFEIT)
             except BackgammonError as error:
@@ -287,7 +287,7 @@ class TournamentAdmin:
             saved = await save(tx, loaded, replace(loaded.data, paused_left=left),
                                status=TournamentStatus.PAUSED, deadline=None, remind_at=None)
             return Reply(ok=True, text=f"{loaded.title} is paused: its deadlines stop until "
-                         "/tournament resume (matches can still be played).",
+                         "/tournament-admin resume (matches can still be played).",
                          version=saved.version, tournament_id=saved.id)
 
         return await self.runner.transact(place, actor, body)

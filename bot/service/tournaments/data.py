@@ -81,7 +81,7 @@ class TournamentData:
     def started(self) -> TournamentState:
         if self.engine is None:
             raise Refusal("This tournament has not started yet: the organiser starts it "
-                          "with /tournament start.")
+                          "with /tournament-admin start.")
         return self.engine
 
     def entrant(self, user: int) -> Signup | None:
@@ -163,7 +163,7 @@ async def find(tx: Transaction, place: Place, tournament: int | None, *,
             row = here[0]
         elif not rows:
             raise Refusal("There is no tournament open on this server. An organiser can "
-                          "create one with /tournament create.")
+                          "create one with /tournament-admin create.")
         else:
             listed = ", ".join(f"#{r.id} {r.name}" for r in rows)
             raise Refusal(f"This server has several tournaments open ({listed}): name the "

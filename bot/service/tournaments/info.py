@@ -82,7 +82,7 @@ class TournamentInfo:
                 place.guild_id, [*OPEN, TournamentStatus.FINISHED.value])
         if not rows:
             return Reply(ok=True, text="No tournaments on this server yet. An organiser "
-                         "creates one with /tournament create.", ephemeral=True)
+                         "creates one with /tournament-admin create.", ephemeral=True)
         lines = []
         for row in rows[-LIST_LIMIT:]:
             loaded = read(row)
@@ -146,7 +146,7 @@ class TournamentInfo:
                             f"of {loaded.title} has passed with {len(state.pending)} match(es) "
                             "unfinished. A player whose opponent never played can "
                             "/tournament claim; the organiser confirms, or decides with "
-                            "/tournament result.")))
+                            "/tournament-admin result.")))
             return out
 
         return await self.runner.storage.run(work)

@@ -188,7 +188,7 @@ class Tournaments:
                      f"{data.lot_hash}; it is revealed at the start.")
         if row.status is TournamentStatus.SIGNUP:
             lines.append("Join with /tournament join (or the Join button); the organiser "
-                         "starts it with /tournament start.")
+                         "starts it with /tournament-admin start.")
         return "\n".join(lines)
 
     def closed_signup(self, loaded: Loaded, line: str) -> tuple[RetireButtons, ...]:

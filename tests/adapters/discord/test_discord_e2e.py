@@ -35,7 +35,7 @@ from discord_e2e import (
     turn_of,
     users,
 )
-from fake_discord import EPHEMERAL, FakeDiscord, Message
+from fake_discord import EPHEMERAL, FakeDiscord, Interaction, Message
 from PIL import Image
 
 from bot.adapters.discord.cogs.reminders import ReminderCog
@@ -359,6 +359,18 @@ def _picture(message: Message, suffix: str, fmt: str) -> tuple[Image.Image, str]
     return image, message.descriptions.get(name, "")
 
 
+async def analysis(fake: FakeDiscord, record: Interaction) -> Message:
+    """/analyze's result: its public answer, or, when the work took more than a moment,
+    the channel message that follows the private "Analysing..." (issue 29, item 2)."""
+    await record.acknowledged()
+    head = f"{record.user.mention}: the result you asked for is ready."
+    await fake.until(lambda: any(not m.ephemeral for m in record.messages) or any(
+        m.content.startswith(head) for m in fake.channel_messages(record.channel_id)))
+    answers = [m for m in record.messages if not m.ephemeral] + [
+        m for m in fake.channel_messages(record.channel_id) if m.content.startswith(head)]
+    return answers[0]
+
+
 async def test_replay_analyze_and_stats_answer_with_pictures(fake: FakeDiscord,
                                                              tmp_path: Path) -> None:
     """Issue 18: /replay, /analyze and /stats through Discord attach a picture Pillow
@@ -387,7 +399,7 @@ async def test_replay_analyze_and_stats_answer_with_pictures(fake: FakeDiscord,
         missing = await fake.slash(carol, "replay", game=5)
         assert "There is no game 5" in await private(missing)
 
-        analysed = await (await fake.slash(alice, "analyze", game=1)).public()
+        analysed = await analysis(fake, await fake.slash(alice, "analyze", game=1))
         assert "Analysis of game 1" in analysed.text
         assert "played at alice 0, bob 0 in a match to 3" in analysed.text
         chart, alt = _picture(analysed, "-analysis.png", "PNG")

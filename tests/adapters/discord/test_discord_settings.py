@@ -138,16 +138,16 @@ async def test_the_organiser_role_of_the_server(fake: FakeDiscord, host: Host) -
     bob = member(fake, "bob", director)
     carol = member(fake, "carol")
     await host.start()
-    refused = await private(await fake.slash(bob, "tournament create", name="Cup",
+    refused = await private(await fake.slash(bob, "tournament-admin create", name="Cup",
                                              format="swiss"))
     assert "Only organisers can create a tournament: members with Manage Server." in refused
     assert await setting(fake, alice, "organiser_role", f"<@&{director}>") == (
         f"organiser_role: none (only members with Manage Server) → <@&{director}>")
-    created = await (await fake.slash(bob, "tournament create", name="Cup",
+    created = await (await fake.slash(bob, "tournament-admin create", name="Cup",
                                       format="swiss")).public()
     assert "Tournament #1 Cup" in created.content
     await signup_noted(host, 1)
-    refused = await private(await fake.slash(carol, "tournament create", name="Cup 2",
+    refused = await private(await fake.slash(carol, "tournament-admin create", name="Cup 2",
                                              format="swiss"))
     assert refused.endswith(f"The organiser role here: <@&{director}>.")
 
@@ -160,12 +160,12 @@ async def test_tournaments_and_their_announcements_go_where_the_server_says(
     await host.start()
     assert await setting(fake, alice, "tournament_channels", f"<#{hall}>") == (
         f"tournament_channels: all channels → <#{hall}>")
-    refused = await private(await fake.slash(alice, "tournament create", name="Cup",
+    refused = await private(await fake.slash(alice, "tournament-admin create", name="Cup",
                                              format="single-elimination", length="1"))
     assert "Tournaments aren't created in this channel" in refused and f"<#{hall}>" in refused
     assert await setting(fake, alice, "tournament_announcements", "#announcements") == (
         f"tournament_announcements: none (each tournament's own channel) → <#{news}>")
-    record = await fake.slash(alice, "tournament create", name="Cup",
+    record = await fake.slash(alice, "tournament-admin create", name="Cup",
                               format="single-elimination", length="1", channel=hall)
     assert "Tournament #1 Cup" in (await record.public()).content
     await signup_noted(host, 1)
@@ -173,7 +173,7 @@ async def test_tournaments_and_their_announcements_go_where_the_server_says(
         joined = await (await fake.slash(user, "tournament join", channel=hall)).message()
         assert "joins #1 Cup" in joined.content
     assert "starts with 2 players" in (await (await fake.slash(
-        alice, "tournament start", channel=hall)).public()).content
+        alice, "tournament-admin start", channel=hall)).public()).content
     await fake.until(lambda: any("the match is on in" in m.content
                                  for m in fake.channel_messages(news)))
     assert not any("the match is on in" in m.content for m in fake.channel_messages(hall))

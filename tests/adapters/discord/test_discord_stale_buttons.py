@@ -30,7 +30,7 @@ pytestmark = pytest.mark.e2e
 
 
 async def signup_with(fake: FakeDiscord, organiser: User, players: list[User]) -> Message:
-    record = await fake.slash(organiser, "tournament create", name="Club cup",
+    record = await fake.slash(organiser, "tournament-admin create", name="Club cup",
                               format="single-elimination", length="1")
     signup = await record.public()
     assert signup.labels() == ["Join", "Leave"]
@@ -44,7 +44,7 @@ async def test_the_start_takes_the_signup_buttons_off(fake: FakeDiscord, host: H
     await host.start()
     signup = await signup_with(fake, alice, [alice, bob, carol])
     old_client = copy.deepcopy(signup)  # what a client that did not refresh still shows
-    started = await (await fake.slash(alice, "tournament start")).public()
+    started = await (await fake.slash(alice, "tournament-admin start")).public()
     assert "starts with 3 players" in started.content
     await fake.until(lambda: signup.components == [])
     assert signup.content.startswith("Sign-up closed: #1 Club cup started with 3 players.\n")
@@ -62,7 +62,7 @@ async def test_a_cancellation_takes_the_signup_buttons_off(fake: FakeDiscord,
     alice, bob, _ = users(fake)
     await host.start()
     signup = await signup_with(fake, alice, [bob])
-    cancelled = await (await fake.slash(alice, "tournament cancel")).public()
+    cancelled = await (await fake.slash(alice, "tournament-admin cancel")).public()
     assert "is cancelled" in cancelled.content
     await fake.until(lambda: signup.components == [])
     assert signup.content.startswith(
@@ -75,7 +75,7 @@ async def test_a_deleted_signup_message_does_not_stop_the_start(
     await host.start()
     signup = await signup_with(fake, alice, [alice, bob])
     del fake.messages[signup.id]  # an organiser tidied the channel
-    started = await (await fake.slash(alice, "tournament start")).public()
+    started = await (await fake.slash(alice, "tournament-admin start")).public()
     assert "starts with 2 players" in started.content
     await fake.until(lambda: any(c.get("type") == 11 for c in fake.channels.values()))
     assert f"could not retire the buttons of message {signup.id}" in logs.text()

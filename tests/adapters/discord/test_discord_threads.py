@@ -203,11 +203,11 @@ async def test_a_tournament_matchs_thread_closes_when_it_ends(fake: FakeDiscord,
                                                              host: Host) -> None:
     alice, bob, carol = users(fake)
     bot = await host.start()
-    signup = await (await fake.slash(carol, "tournament create", name="Cup",
+    signup = await (await fake.slash(carol, "tournament-admin create", name="Cup",
                                      format="single-elimination", length="1")).public()
     for player in (alice, bob):
         await private(await fake.click(player, signup, "Join"))
-    await (await fake.slash(carol, "tournament start")).public()
+    await (await fake.slash(carol, "tournament-admin start")).public()
     await fake.until(lambda: bool(threads(fake)) and bool(public(fake, threads(fake)[0])))
     (thread,) = threads(fake)
     assert fake.channels[thread]["thread_metadata"]["auto_archive_duration"] == 1440

@@ -22,7 +22,7 @@ def public(fake: FakeDiscord, channel: int) -> list[Message]:
 
 
 async def signed_up(fake: FakeDiscord, organiser: User, *players: User) -> None:
-    record = await fake.slash(organiser, "tournament create", name="Cup",
+    record = await fake.slash(organiser, "tournament-admin create", name="Cup",
                               format="single-elimination", length="1")
     signup = await record.public()
     for player in players:
@@ -33,7 +33,7 @@ async def test_create_names_the_missing_permission(fake: FakeDiscord, host: Host
     alice, _, _ = users(fake)
     await fake.guard.deny(fake.channel_id, "send_messages_in_threads")
     await host.start()
-    record = await fake.slash(alice, "tournament create", name="Cup",
+    record = await fake.slash(alice, "tournament-admin create", name="Cup",
                               format="single-elimination")
     text = await private(record)
     assert "missing the Send Messages in Threads permission" in text
@@ -50,7 +50,7 @@ async def test_a_pairing_waits_for_its_permission_and_the_organiser_is_told(
     bot = await host.start()
     await signed_up(fake, carol, alice, bob)
     await fake.guard.deny(fake.channel_id, "send_messages_in_threads")
-    started = await (await fake.slash(carol, "tournament start")).public()
+    started = await (await fake.slash(carol, "tournament-admin start")).public()
     assert "round 1 is paired" in started.content
 
     def told() -> list[Message]:
@@ -81,7 +81,7 @@ async def test_the_thread_cap_is_told_not_retried_silently(fake: FakeDiscord,
     await host.start()
     await signed_up(fake, carol, alice, bob)
     fake.guard.max_active_threads = 0
-    await (await fake.slash(carol, "tournament start")).public()
+    await (await fake.slash(carol, "tournament-admin start")).public()
     await fake.until(lambda: any("cap on active threads" in m.content
                                  for m in public(fake, fake.channel_id)))
     assert threads(fake) == []
@@ -96,7 +96,7 @@ async def test_a_match_whose_board_cannot_be_posted_is_not_stranded(fake: FakeDi
     await host.start()
     await signed_up(fake, carol, alice, bob)
     await fake.guard.deny(fake.channel_id, "send_messages_in_threads", unseen=True)
-    await (await fake.slash(carol, "tournament start")).public()
+    await (await fake.slash(carol, "tournament-admin start")).public()
     await fake.until(lambda: any("type /board in the thread" in m.content
                                  for m in public(fake, fake.channel_id)))
     (thread,) = threads(fake)
@@ -117,15 +117,15 @@ async def test_where_a_tournament_can_run(fake: FakeDiscord, host: Host) -> None
     forum = fake.guard.add("games", FORUM)
     post = fake.guard.add_post(forum, "cup talk", carol.id)
     await host.start()
-    refused = await fake.slash(carol, "tournament create", name="Cup",
+    refused = await fake.slash(carol, "tournament-admin create", name="Cup",
                                format="single-elimination", channel=post)
     assert "text or announcement channel" in await private(refused)
-    signup = await (await fake.slash(carol, "tournament create", name="Cup",
+    signup = await (await fake.slash(carol, "tournament-admin create", name="Cup",
                                      format="single-elimination", length="1",
                                      channel=news)).public()
     for player in (alice, bob):
         await private(await fake.click(player, signup, "Join"))
-    await (await fake.slash(carol, "tournament start", channel=news)).public()
+    await (await fake.slash(carol, "tournament-admin start", channel=news)).public()
     await fake.until(lambda: any(t != post for t in threads(fake)))
     (thread,) = [t for t in threads(fake) if t != post]
     assert fake.channels[thread]["type"] == ANNOUNCEMENT_THREAD

@@ -11,6 +11,7 @@ also when the players installed it to their accounts too.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 from dataclasses import replace
@@ -34,7 +35,7 @@ from fake_discord import (
     BOT_DM,
     GUILD,
     PRIVATE_CHANNEL,
-    TOKEN_SECONDS,
+    TOKEN_LIFETIME,
     FakeDiscord,
     Interaction,
     Message,
@@ -48,7 +49,7 @@ from bot.service.core.values import PERSONAL
 pytestmark = pytest.mark.e2e
 __all__ = ["discord_limits"]  # the fixture (Discord's limits on every payload), by name
 
-SERVER_ONLY = {"tournament", "settings"}
+SERVER_ONLY = {"tournament", "tournament-admin", "settings"}
 
 
 def no_calls_on(fake: FakeDiscord, channel: int) -> list[str]:
@@ -155,7 +156,7 @@ async def test_a_3_point_match_in_a_dm_of_a_user_installed_app(
         row = await tx.latest_match_in_channel(dm)
         assert row is not None and row.status == "finished"
         assert (row.guild_id, row.place_kind) == (PERSONAL, "group_dm" if group else "dm")
-    assert no_calls_on(fake, dm) == [] and fake.refused == []
+    assert no_calls_on(fake, dm) == [] and fake.refusals == []
 
 
 async def test_a_player_back_after_hours_taps_refresh(fake: FakeDiscord, host: Host) -> None:
@@ -187,7 +188,7 @@ async def test_a_player_back_after_hours_taps_refresh(fake: FakeDiscord, host: H
     assert old.components == []  # the pressed board lost its buttons in the answer
     rolled = await (await fake.click(waiting, refreshed, "Roll")).public()
     assert re.search(rf"{waiting.name} rolled \d-\d", rolled.text), rolled.text
-    assert no_calls_on(fake, dm) == [] and fake.refused == []
+    assert no_calls_on(fake, dm) == [] and fake.refusals == []
 
 
 async def test_the_fake_refuses_a_late_follow_up_and_a_channel_call(fake: FakeDiscord,
@@ -205,12 +206,12 @@ async def test_the_fake_refuses_a_late_follow_up_and_a_channel_call(fake: FakeDi
     with pytest.raises(discord.Forbidden) as refused:
         await bot.get_partial_messageable(dm).send("hello")
     assert refused.value.code == 50001 and refused.value.status == 403
-    fake.advance(TOKEN_SECONDS + 1)
+    fake.advance(TOKEN_LIFETIME + 1)
     webhook = discord.Webhook.partial(fake.app_id, record.token, client=bot)
     with pytest.raises(discord.HTTPException) as late:
         await webhook.send("too late")
     assert late.value.code == 50027 and late.value.status == 401
-    fake.refused.clear()
+    fake.refusals.clear()
     fake.channel_calls.clear()
 
 
@@ -248,7 +249,7 @@ async def test_a_game_against_the_bot_in_its_dm(fake: FakeDiscord, host: Host) -
             raise AssertionError("the game did not end")
         # The AI's turns came in the answers to alice's actions: nothing else was posted.
         assert all(m.interaction_id is not None for m in fake.channel_messages(dm))
-        assert no_calls_on(fake, dm) == [] and fake.refused == []
+        assert no_calls_on(fake, dm) == [] and fake.refusals == []
     finally:
         host.ai.close()
 
@@ -330,7 +331,7 @@ async def test_taps_in_a_dm_the_builder_and_board(fake: FakeDiscord, host: Host,
     looked = await (await fake.slash(alice, "board", channel=dm)).public()
     assert_board_message(looked)
     assert "Refresh" in looked.labels() and len(looked.labels()) > 1
-    assert no_calls_on(fake, dm) == [] and fake.refused == []
+    assert no_calls_on(fake, dm) == [] and fake.refusals == []
 
 
 async def test_a_server_that_only_its_players_installed_it_to(fake: FakeDiscord, host: Host,
@@ -366,4 +367,41 @@ async def test_a_server_that_only_its_players_installed_it_to(fake: FakeDiscord,
         assert row is not None and (row.guild_id, row.place_kind) == (guild, "server")
     with pytest.raises(AssertionError, match="not offered to alice here"):
         await fake.slash(alice, "tournament list", channel=lounge)  # a server install's
-    assert no_calls_on(fake, lounge) == [] and fake.refused == []
+    assert no_calls_on(fake, lounge) == [] and fake.refusals == []
+
+
+async def test_long_work_in_a_dm_answers_through_the_token(
+        fake: FakeDiscord, host: Host, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/analyze in a DM, slow: under way at once; the result is a follow-up of the
+    interaction (the bot may not post there on its own); work that outlasts the token is
+    told so, privately, while the token still runs."""
+    from bot.adapters.discord import presenter as presenter_module
+    from bot.service.core.replies import Reply
+
+    alice, bob, _ = users(fake)
+    fake.install_to_user(alice)
+    dm = fake.add_dm(alice, bob)
+    bot = await host.start()
+    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+    release = asyncio.Event()
+
+    async def analyze(*args: object, **kwargs: object) -> Reply:
+        await release.wait()
+        return Reply(True, "Analysis of the match: alice 4.1, bob 6.3")
+
+    monkeypatch.setattr(bot.service, "analyze", analyze)
+    record = await fake.slash(alice, "analyze", channel=dm, match=True)
+    under_way = await record.message()
+    assert under_way.ephemeral and "the result comes here" in under_way.text
+    release.set()
+    result = await record.public()
+    assert result.interaction_id == record.id and "Analysis of the match" in result.text
+
+    release.clear()
+    monkeypatch.setattr(presenter_module, "TOKEN_MARGIN", 0.5)  # (the token's 14 minutes)
+    record = await fake.slash(alice, "analyze", channel=dm, match=True)
+    await record.message()
+    told = await record.message(1)
+    assert told.ephemeral and "did not finish within the 15 minutes" in told.text
+    release.set()
+    assert no_calls_on(fake, dm) == [] and fake.refusals == []

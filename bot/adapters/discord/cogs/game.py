@@ -23,7 +23,7 @@ from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, bot_is_member, place_of
 from bot.adapters.discord.errors import MissingPermission
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
-from bot.adapters.discord.presenter import private_text
+from bot.adapters.discord.presenter import choices, private_text
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.core.replies import Action
@@ -181,7 +181,8 @@ class GameCog(ServiceCog):
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""
-        server = await self.service.server_settings(place.guild_id)  # threads, channels
+        server = await self.presenter.call(  # threads, channels (deferred if slow)
+            interaction, self.service.server_settings(place.guild_id))
         # A thread (a forum's post too) holds no thread: the game is played in it.  A
         # thread only where the bot is a member (a DM has none; in a server that did not
         # install the app it may only answer interactions: the game stays here).
@@ -213,7 +214,7 @@ class GameCog(ServiceCog):
         refused challenge leaves no thread behind (deleting one needs Manage Threads, which
         the bot may not have).  Returns "" when done, else the note to add when the game
         is played in the channel itself because Discord refused the thread."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.presenter.defer(interaction)
         check = await self.service.challenge(here, actor_of(interaction.user),
                                              actor_of(opponent), dry_run=True, **terms)
         if not check.ok:
@@ -283,8 +284,8 @@ class GameCog(ServiceCog):
                                 current: str) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
-        plays = await self.service.suggestions(place_of(interaction),
-                                               actor_of(interaction.user), current)
+        plays = await choices(self.service.suggestions(place_of(interaction),
+                                                       actor_of(interaction.user), current))
         return [app_commands.Choice(name=p[:100], value=p[:100]) for p in plays[:25]]
 
     @app_commands.command(description="Take back this turn's moves, or your finished play "
@@ -372,7 +373,7 @@ class GameCog(ServiceCog):
                       match: bool = False,
                       depth: app_commands.Choice[str] | None = None) -> None:
         place, actor = self.where(interaction)
-        await self.answer(interaction, self.service.analyze(
+        await self.presenter.long_work(interaction, self.service.analyze(
             place, actor, game, depth.value if depth else None, match))
 
 

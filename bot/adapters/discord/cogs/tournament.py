@@ -1,5 +1,6 @@
-"""Tournament commands: /tournament create, join, leave, start, status, list, bracket,
-result, claim, confirm, remove, cancel, pause, resume.
+"""Tournament commands: the players' /tournament join, leave, status, list, bracket, claim,
+and the organisers' /tournament-admin create, start, result, confirm, remove, cancel, pause,
+resume.
 
 The service (:mod:`bot.service.tournaments.signup`) runs the tournament; this cog translates the
 commands, posts the public sign-up message with persistent Join/Leave buttons, opens a
@@ -7,7 +8,11 @@ thread per pairing (in the tournament's channel; both players are mentioned ther
 as the service has pairings waiting for a place, posts the bracket as a PNG drawn by the
 render workers, and sends the deadline reminders.  Organisers are members with Manage
 Server or the server's organiser role (``/settings set organiser_role``, else the role
-named by the operator's ``tournament.organiser_role``).
+named by the operator's ``tournament.organiser_role``), as the interaction itself says
+(its ``permissions`` and the member's roles it carries, never a cache).  Discord's
+``default_member_permissions`` is per top-level command, so the organisers' subcommands
+are a command of their own, ``/tournament-admin``, shown by default only to members with
+Manage Server (a server opens it to its organiser role in Server Settings > Integrations).
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ log = logging.getLogger(__name__)
 FORMATS = [app_commands.Choice(name=n, value=v) for n, v in (
     ("single elimination", "single-elimination"), ("double elimination", "double-elimination"),
     ("round robin", "round-robin"), ("Swiss", "swiss"))]
-Number = app_commands.Range[int, 1, 2**53]
+Number = app_commands.Range[int, 1, 2**53 - 1]
+"""A tournament number: Discord's INTEGER options reach 2**53 - 1 at most."""
 NOT_TEXT_CHANNEL = ("Create a tournament in a text or announcement channel: each of its "
                     "matches is played in a thread of that channel, and a thread (a forum's "
                     "post too) cannot hold threads. Nothing was created.")
@@ -56,6 +62,10 @@ class TournamentCog(ServiceCog):
                                     allowed_contexts=GUILD_CONTEXT,
                                     allowed_installs=GUILD_INSTALL,
                                     description="Tournaments run by the bot")
+    admin = app_commands.Group(name="tournament-admin", guild_only=True,
+                               allowed_contexts=GUILD_CONTEXT, allowed_installs=GUILD_INSTALL,
+                               description="Run the server's tournaments (organisers)",
+                               default_permissions=discord.Permissions(manage_guild=True))
 
     def __init__(self, bot: ServiceBot) -> None:
         super().__init__(bot)
@@ -83,8 +93,8 @@ class TournamentCog(ServiceCog):
     async def interaction_check(self, interaction: Interaction) -> bool:
         """Before each command: the server's settings (its organiser role)."""
         if interaction.guild_id is not None:
-            interaction.extras["settings"] = await self.service.server_settings(
-                interaction.guild_id)
+            interaction.extras["settings"] = await self.presenter.call(
+                interaction, self.service.server_settings(interaction.guild_id))
         return True
 
     def is_organiser(self, interaction: Interaction) -> bool:
@@ -92,8 +102,8 @@ class TournamentCog(ServiceCog):
         if not isinstance(member, discord.Member):
             return False
         settings = interaction.extras.get("settings") or self.service.settings.defaults()
-        return member.guild_permissions.manage_guild or has_role(member,
-                                                                 settings.organiser_role)
+        return interaction.permissions.manage_guild or has_role(member,
+                                                                settings.organiser_role)
 
     # ------------------------------------------------------------- background
 
@@ -122,7 +132,7 @@ class TournamentCog(ServiceCog):
 
     # ------------------------------------------------------------- commands
 
-    @tournament.command(description="Create a tournament taking sign-ups here (organisers)")
+    @admin.command(description="Create a tournament taking sign-ups here (organisers)")
     @app_commands.describe(
         name="The tournament's name", format="Single or double elimination, round robin, Swiss",
         length="Match length: e.g. 5, or '5 final 7', or '3 r3=5 final 7'",
@@ -151,12 +161,13 @@ class TournamentCog(ServiceCog):
                 "need (each is played in a thread of this channel, with its board). Ask a "
                 "server admin to grant it, or create the tournament in another channel. "
                 "Nothing was created."))
-        await send_signup(self.presenter, interaction, await self.service.tournament_create(
-            *self.where(interaction), is_organiser=self.is_organiser(interaction), name=name,
-            format=format.value, length=length, variant=variant,
-            rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube),
-            max_players=max_players, rounds=rounds, signup_hours=signup_until,
-            round_hours=round_deadline))
+        await send_signup(self.presenter, interaction, await self.presenter.call(
+            interaction, self.service.tournament_create(
+                *self.where(interaction), is_organiser=self.is_organiser(interaction),
+                name=name, format=format.value, length=length, variant=variant,
+                rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube),
+                max_players=max_players, rounds=rounds, signup_hours=signup_until,
+                round_hours=round_deadline)))
 
     @tournament.command(description="Sign up for the tournament")
     async def join(self, interaction: Interaction, tournament: Number | None = None) -> None:
@@ -168,7 +179,7 @@ class TournamentCog(ServiceCog):
         await self.answer(interaction, self.service.tournament_leave(*self.where(interaction),
             tournament))
 
-    @tournament.command(description="Start the tournament: seeding, round 1 (organisers)")
+    @admin.command(description="Start the tournament: seeding, round 1 (organisers)")
     async def start(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_start(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))
@@ -184,10 +195,12 @@ class TournamentCog(ServiceCog):
 
     @tournament.command(description="The bracket (or the standings table) as a picture")
     async def bracket(self, interaction: Interaction, tournament: Number | None = None) -> None:
-        await send_bracket(self.presenter, interaction, await self.service.tournament_bracket(
-            self.where(interaction)[0], tournament), self.bot.config.render.theme)
+        await send_bracket(self.presenter, interaction, await self.presenter.call(
+            interaction, self.service.tournament_bracket(self.where(interaction)[0],
+                                                         tournament)),
+                           self.bot.config.render.theme)
 
-    @tournament.command(description="Enter a match's result, with the reason (organisers)")
+    @admin.command(description="Enter a match's result, with the reason (organisers)")
     @app_commands.describe(pairing="The match, e.g. R2-3", winner="Who wins it",
                            reason="Why (stored and shown with the result)")
     async def result(self, interaction: Interaction, pairing: app_commands.Range[str, 1, 12],
@@ -203,30 +216,30 @@ class TournamentCog(ServiceCog):
         await self.answer(interaction, self.service.tournament_claim(*self.where(interaction),
             tournament))
 
-    @tournament.command(description="Confirm a player's claim (organisers)")
+    @admin.command(description="Confirm a player's claim (organisers)")
     async def confirm(self, interaction: Interaction, pairing: app_commands.Range[str, 1, 12],
                       tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_confirm(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), pairing=pairing, tournament=tournament))
 
-    @tournament.command(description="Remove a player; their match is forfeited (organisers)")
+    @admin.command(description="Remove a player; their match is forfeited (organisers)")
     async def remove(self, interaction: Interaction, player: discord.User,
                      tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_remove(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), user=actor_of(player).id,
             tournament=tournament))
 
-    @tournament.command(description="Cancel the tournament (organisers)")
+    @admin.command(description="Cancel the tournament (organisers)")
     async def cancel(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_cancel(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))
 
-    @tournament.command(description="Stop the deadlines (organisers)")
+    @admin.command(description="Stop the deadlines (organisers)")
     async def pause(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_pause(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))
 
-    @tournament.command(description="Restart the deadlines (organisers)")
+    @admin.command(description="Restart the deadlines (organisers)")
     async def resume(self, interaction: Interaction, tournament: Number | None = None) -> None:
         await self.answer(interaction, self.service.tournament_resume(*self.where(interaction),
             is_organiser=self.is_organiser(interaction), tournament=tournament))

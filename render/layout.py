@@ -13,7 +13,7 @@ All coordinates are integer pixels of the final picture.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from engine.player import Player
@@ -147,7 +147,15 @@ class Frame:
     cube_size: int
     die_size: int
 
+    slots: tuple[tuple[Point, ...], ...] = ()
+    """:meth:`point_centres` of points 0..24, computed once (index 0 unused)."""
+
     def point_centres(self, point: int) -> tuple[Point, ...]:
+        if self.slots:
+            return self.slots[point]
+        return self._centres(point)
+
+    def _centres(self, point: int) -> tuple[Point, ...]:
         x = self.point_x[point]
         r2 = self.unit
         if point <= 12:
@@ -233,7 +241,7 @@ def frame(width: int = DEFAULT_WIDTH, chouette: bool = False) -> Frame:
     if chouette:
         total_width = width + px(_CHOUETTE_UNITS)
         chouette_rect = (width, board_top, total_width - px(_MARGIN), board_bottom)
-    return Frame(
+    shape = Frame(
         width=total_width, height=height, unit=u, board=board,
         field_left=field_left, field_right=field_right, bar=bar,
         rail_left=rail_left, rail_right=rail_right, title=title,
@@ -243,6 +251,7 @@ def frame(width: int = DEFAULT_WIDTH, chouette: bool = False) -> Frame:
         inner_top=inner_top, inner_bottom=inner_bottom, trays=trays, waits=waits,
         cube_size=px(0.86), die_size=px(0.78),
     )
+    return replace(shape, slots=tuple(shape.point_centres(p) for p in range(25)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,14 +25,15 @@ frame merged into the next (a lower frame rate) as a last resort.
 from __future__ import annotations
 
 import io
+import struct
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.layout import DEFAULT_WIDTH, MIN_WIDTH
-from render.png import _fit, _render, font, palette
+from render.png import GIF_TRANSPARENT, _fit, _render, board_indexed, board_palette, font
 from render.theme import Theme, get_theme
 from render.view import BoardView
 
@@ -119,16 +120,41 @@ def frame_image(frame: ReplayFrame, th: Theme, width: int, index: int, total: in
     """One frame as an RGB image: the board (drawn by :mod:`render.png`) at the
     top left, the caption strip below."""
     board = _render(frame.board, th, width)
-    h = caption_height(width)
-    img = Image.new("RGB", (board.width, board.height + h), th.background)
+    img = Image.new("RGB", (board.width, board.height + caption_height(width)), th.background)
     img.paste(board, (0, 0))
+    img.paste(_caption(frame, th, width, board.width, index, total), (0, board.height))
+    return img
+
+
+def frame_indexed(frame: ReplayFrame, th: Theme, width: int, index: int, total: int
+                  ) -> Image.Image:
+    """The same frame in the GIF's palette: ``frame_image(...).quantize(gif palette)``
+    pixel for pixel, the board from :func:`render.png.board_indexed` (its remembered
+    patches), only the caption strip converted."""
+    chouette = frame.board.chouette is not None
+    board = board_indexed(frame.board, th, width, gif=True)
+    pal = board_palette(th, width, chouette, gif=True)
+    caption = _caption(frame, th, width, board.width, index, total).quantize(
+        palette=pal, dither=Image.Dither.NONE)
+    img = Image.new("P", (board.width, board.height + caption.height), 0)
+    img.putpalette(pal.getpalette() or [])
+    img.paste(board, (0, 0))
+    img.paste(caption, (0, board.height))
+    return img
+
+
+def _caption(frame: ReplayFrame, th: Theme, width: int, board_width: int, index: int,
+             total: int) -> Image.Image:
+    """The caption strip under a frame's board: the caption left, ``index/total`` right."""
+    h = caption_height(width)
+    img = Image.new("RGB", (board_width, h), th.background)
     d = ImageDraw.Draw(img)
-    cy = board.height + h // 2 - max(1, h // 8)
+    cy = h // 2 - max(1, h // 8)
     pad = max(6, round(width * 0.02))
     counter = f"{index}/{total}"
     cf = font(max(9, round(h * 0.45)))
-    d.text((board.width - pad, cy), counter, font=cf, fill=th.panel_muted, anchor="rm")
-    room = board.width - 3 * pad - round(cf.getlength(counter))
+    d.text((board_width - pad, cy), counter, font=cf, fill=th.panel_muted, anchor="rm")
+    room = board_width - 3 * pad - round(cf.getlength(counter))
     colour = th.panel_text if frame.kind is FrameKind.PLAY else th.highlight
     text, f = _fit(frame.caption, max(9, round(h * 0.55)), True, room)
     d.text((pad, cy), text, font=f, fill=colour, anchor="lm")
@@ -158,31 +184,87 @@ def encode(frames: tuple[ReplayFrame, ...], theme: str = "default",
     th = get_theme(theme)
     times = durations(frames)
     total = len(frames)
-    images: list[Image.Image] = []
-    for i, f in enumerate(frames, 1):
-        pal = gif_palette(th, width, f.board.chouette is not None)
-        images.append(frame_image(f, th, width, i, total).quantize(
-            palette=pal, dither=Image.Dither.NONE))
+    images = [frame_indexed(f, th, width, i, total) for i, f in enumerate(frames, 1)]
+    return animated_gif(images, times), times
+
+
+_UNCHANGED = [255] + [0] * 255
+"""A difference of 0 (the same palette index) to 1 in a mask, anything else to 0."""
+
+
+def animated_gif(images: list[Image.Image], times: tuple[int, ...]) -> bytes:
+    """An animated GIF of "P" images on one palette, each shown ``times`` ms, looping.
+
+    Written here as Pillow's ``save_all(optimize=True, disposal=1, transparency=...)``
+    writes it, less its work on each whole frame (copies, palette checks): each frame
+    after the first is the rectangle that changed, its unchanged pixels the
+    transparent index (LZW stores their runs in a few bits), not disposed; a frame
+    identical to the one before lengthens it.  Pillow's LZW encodes each rectangle."""
+    width, height = images[0].size
+    colours = bytes(images[0].getpalette() or [])[:768].ljust(768, b"\0")
+    parts = [b"GIF89a", struct.pack("<HHBBB", width, height, 0xF7, 0, 0), colours,
+             b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"]
+    frames: list[list[Any]] = []
+    previous: Image.Image | None = None
+    for img, ms in zip(images, times, strict=True):
+        if previous is None:
+            box: tuple[int, int, int, int] | None = (0, 0, width, height)
+            piece = img
+        else:
+            delta = ImageChops.subtract_modulo(img, previous)
+            box = delta.getbbox()
+            if box is None:
+                frames[-1][2] += ms
+                continue
+            piece = img.crop(box)
+            piece.paste(TRANSPARENT, mask=delta.crop(box).point(_UNCHANGED, "1"))
+        frames.append([box, _lzw(piece), ms])
+        previous = img
+    for (x0, y0, x1, y1), data, ms in frames:
+        parts.append(b"!\xf9\x04\x05" + struct.pack("<HBB", int(ms / 10), TRANSPARENT, 0))
+        parts.append(b"," + struct.pack("<HHHHB", x0, y0, x1 - x0, y1 - y0, 0) + data)
+    parts.append(b";")
+    return b"".join(parts)
+
+
+def _lzw(piece: Image.Image) -> bytes:
+    """The LZW data of ``piece`` (its code size, its sub-blocks, their terminator), as
+    Pillow's GIF writer encodes a single image (its indices as they are: no palette
+    optimisation; rows in order: not interlaced)."""
     out = io.BytesIO()
-    # optimize: pixels unchanged from the frame before are written as the
-    # transparent index, which LZW stores in a few bits per run.
-    images[0].save(out, "GIF", save_all=True, append_images=images[1:], duration=list(times),
-                   loop=0, optimize=True, disposal=1, transparency=TRANSPARENT)
-    return out.getvalue(), times
+    piece.save(out, "GIF", optimize=False, interlace=False)
+    data = out.getvalue()
+    pos = 13
+    if data[10] & 0x80:  # the global colour table
+        pos += 3 << ((data[10] & 7) + 1)
+    while data[pos] == 0x21:  # extensions: label, then sub-blocks
+        pos += 2
+        while data[pos]:
+            pos += data[pos] + 1
+        pos += 1
+    if data[pos] != 0x2C:
+        raise ValueError("no image in Pillow's GIF")
+    flags = data[pos + 9]
+    if flags & 0x40:
+        raise ValueError("Pillow's GIF is interlaced")
+    pos += 10
+    if flags & 0x80:  # a local colour table
+        pos += 3 << ((flags & 7) + 1)
+    start = pos
+    pos += 1
+    while data[pos]:
+        pos += data[pos] + 1
+    return data[start:pos + 1]
 
 
-TRANSPARENT = 255
+TRANSPARENT = GIF_TRANSPARENT
 """The palette index kept free for the pixels a frame does not change."""
 
 
-@lru_cache(maxsize=16)
 def gif_palette(th: Theme, width: int, chouette: bool) -> Image.Image:
     """The board's palette (:func:`render.png.palette`) less its last colour, whose
     index is the GIF's transparent one."""
-    colours = (palette(th, width, chouette).getpalette() or [])[: 3 * TRANSPARENT]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(colours)
-    return pal
+    return board_palette(th, width, chouette, gif=True)
 
 
 def render_replay(frames: list[ReplayFrame] | tuple[ReplayFrame, ...], *,

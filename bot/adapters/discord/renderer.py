@@ -1,12 +1,20 @@
 """Board pictures rendered off the event loop, in worker processes.
 
-A board PNG takes about 7 ms of CPU, several times a service action
+A board PNG takes one to two milliseconds of CPU, about a service action
 (``bench/bench_service.py``).  In a thread of the bot process that CPU holds
 the interpreter lock: the event loop then waits for it (up to the 5 ms switch
 interval each time it wakes), every game's actions slow down together, and
 the renders of 200 busy games cannot use a second core.  Worker processes
 render in parallel with the loop, which only sends the board view (a small
 picklable value) and receives the PNG bytes.
+
+Each worker is joined to the bot by a socket that the event loop itself reads
+and writes (issue 35): no executor threads in the bot process taking the
+interpreter lock from the loop for every picture (a process pool's feeder and
+result threads cost the bot about half a millisecond of CPU per board, a fifth
+of a service action).  A job is a pickled callable, its answer the pickled
+result or exception, each behind a 4-byte length; a worker has at most
+:data:`IN_FLIGHT` jobs at once, answered in order.
 
 ``workers = 0`` renders in a thread of the bot process instead (a machine
 where processes cannot be started, or a test).  A worker that dies is
@@ -17,14 +25,17 @@ never loses its picture.
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import logging
 import multiprocessing
 import os
+import pickle
+import socket
+import struct
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any
 
 from bot.runtime import worker_setup
@@ -70,6 +81,96 @@ def _warm(theme: str) -> None:
         gif_palette(get_theme(theme), REPLAY_WIDTH, chouette)
 
 
+IN_FLIGHT = 2
+"""Jobs sent to one worker before its first answer: it starts the next picture while
+the loop reads the one it finished."""
+
+_LENGTH = struct.Struct(">I")
+
+
+def _receive(sock: socket.socket, size: int) -> bytes | None:
+    """Exactly ``size`` bytes, or None at the end of the stream."""
+    buf = bytearray()
+    while len(buf) < size:
+        chunk = sock.recv(size - len(buf))
+        if not chunk:
+            return None
+        buf += chunk
+    return bytes(buf)
+
+
+def _serve(sock: socket.socket, theme: str) -> None:
+    """A worker process: set up and warm, then answer jobs until the bot closes the socket."""
+    _start_worker(theme)
+    with sock:
+        while True:
+            head = _receive(sock, _LENGTH.size)
+            if head is None:
+                return
+            body = _receive(sock, _LENGTH.unpack(head)[0])
+            if body is None:
+                return
+            try:
+                answer: tuple[bool, Any] = (True, pickle.loads(body)())
+            except Exception as error:  # sent back: the caller raises it
+                answer = (False, error)
+            try:
+                data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as error:  # an unpicklable exception: its words
+                data = pickle.dumps((False, RuntimeError(repr(error))))
+            sock.sendall(_LENGTH.pack(len(data)) + data)
+
+
+class _WorkerDied(Exception):
+    """The worker's socket closed before its answer."""
+
+
+class _Worker:
+    """One worker process and the loop's end of its socket."""
+
+    def __init__(self, process: BaseProcess, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.process = process
+        self.reader = reader
+        self.writer = writer
+        self.waiting: collections.deque[asyncio.Future[bytes]] = collections.deque()
+        self.alive = True
+        self.reading: asyncio.Task[None] | None = None
+
+    def send(self, job: Callable[[], Any]) -> asyncio.Future[bytes]:
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        self.waiting.append(future)
+        self.writer.write(_LENGTH.pack(len(data)) + data)
+        return future
+
+    async def read(self) -> None:
+        """Answers, in the order of the jobs, until the socket closes."""
+        try:
+            while True:
+                head = await self.reader.readexactly(_LENGTH.size)
+                body = await self.reader.readexactly(_LENGTH.unpack(head)[0])
+                future = self.waiting.popleft()
+                if not future.done():
+                    future.set_result(body)
+        except (asyncio.IncompleteReadError, OSError, IndexError):
+            pass
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """No more jobs; every job waiting fails (drawn in a thread by its caller)."""
+        self.alive = False
+        while self.waiting:
+            future = self.waiting.popleft()
+            if not future.done():
+                future.set_exception(_WorkerDied())
+        self.writer.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(timeout=1.0)
+
+
 def _draw_bracket(state: TournamentState, theme: str, names: dict[str, str]) -> bytes:
     from render.bracket import render_tournament_png
 
@@ -106,33 +207,74 @@ class Renderer:
     def __init__(self, theme: str = "default", workers: int = 2) -> None:
         self.theme = theme
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._live: list[_Worker] = []
+        self._starting: asyncio.Task[None] | None = None
         self.closed = False
         """After :meth:`close` no worker is started again (a late picture: a thread)."""
         self.pending = 0
         """Pictures asked for and not drawn yet (the queue's depth, for metrics)."""
         self.on_drawn: Callable[[float], None] | None = None
         """Told how long each picture took, in seconds (metrics)."""
+        self._free: asyncio.Condition | None = None
 
-    def _executor(self) -> ProcessPoolExecutor | None:
-        if self.workers <= 0 or self.closed:
-            return None
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker, initargs=(self.theme,))
-        return self._pool
+    @property
+    def pids(self) -> list[int]:
+        """The process ids of the live workers."""
+        return [w.process.pid for w in self._live if w.alive and w.process.pid is not None]
 
     async def start(self) -> None:
         """Start every worker now (optional: else on the first boards)."""
-        pool = self._executor()
-        if pool is not None:
-            loop = asyncio.get_running_loop()
-            try:
-                await asyncio.gather(*(loop.run_in_executor(pool, _warm, self.theme)
-                                       for _ in range(self.workers)))
-            except (BrokenProcessPool, OSError) as error:
-                self._no_processes(pool, error)
+        await self._workers()
+        if self._starting is not None:
+            await asyncio.shield(self._starting)
+
+    async def _workers(self) -> list[_Worker]:
+        """The live workers; the missing ones started again (waited for only when none
+        is left).  Empty: draw in a thread."""
+        self._live = [w for w in self._live if w.alive]
+        if self.workers <= 0 or self.closed:
+            return []
+        if len(self._live) < self.workers:
+            if self._starting is None:
+                self._starting = asyncio.get_running_loop().create_task(self._top_up())
+            if not self._live:
+                await asyncio.shield(self._starting)
+        return [w for w in self._live if w.alive]
+
+    async def _top_up(self) -> None:
+        try:
+            while len([w for w in self._live if w.alive]) < self.workers and not self.closed:
+                worker = await self._spawn()
+                if self.closed:
+                    worker.stop()
+                    return
+                self._live.append(worker)
+        except OSError as error:  # no process could be started
+            self._no_processes(error)
+        finally:
+            self._starting = None
+
+    async def _spawn(self) -> _Worker:
+        mine, theirs = socket.socketpair()
+        context = multiprocessing.get_context("spawn")
+        process = context.Process(target=_serve, args=(theirs, self.theme), daemon=True,
+                                  name="bgbot-render")
+        try:
+            process.start()
+        finally:
+            theirs.close()
+        try:
+            reader, writer = await asyncio.open_unix_connection(sock=mine)
+        except OSError:
+            process.kill()
+            raise
+        worker = _Worker(process, reader, writer)
+        worker.reading = asyncio.get_running_loop().create_task(worker.read())
+        try:  # warmed up once it answers
+            await worker.send(functools.partial(os.getpid))
+        except _WorkerDied:
+            raise OSError("a render worker ended as it started") from None
+        return worker
 
     async def png(self, view: BoardView) -> bytes:
         return await self._draw(functools.partial(render_png, view, theme=self.theme))
@@ -175,26 +317,43 @@ class Renderer:
                 self.on_drawn(time.perf_counter() - started)
 
     async def _drawn(self, job: functools.partial[bytes]) -> bytes:
-        pool = self._executor()
-        if pool is not None:
-            try:
-                return await asyncio.get_running_loop().run_in_executor(pool, job)
-            except BrokenProcessPool:
-                log.warning("a render worker died: starting new ones")
-                self._drop(pool)
-            except OSError as error:  # no process could be started
-                self._no_processes(pool, error)
-        return await asyncio.to_thread(job)
+        workers = await self._workers()
+        if not workers:
+            return await asyncio.to_thread(job)
+        if self._free is None:
+            self._free = asyncio.Condition()
+        async with self._free:
+            while True:
+                live = [w for w in self._live if w.alive]
+                if not live:
+                    break
+                worker = min(live, key=lambda w: len(w.waiting))
+                if len(worker.waiting) < IN_FLIGHT:
+                    break
+                await self._free.wait()
+            if not live:
+                return await asyncio.to_thread(job)
+            future = worker.send(job)
+        try:
+            data = await future
+        except _WorkerDied:
+            log.warning("a render worker died: drawing its board in a thread, starting "
+                        "a new worker")
+            return await asyncio.to_thread(job)
+        finally:
+            async with self._free:
+                self._free.notify()
+        ok, value = pickle.loads(data)
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
 
-    def _drop(self, pool: ProcessPoolExecutor) -> None:
-        if self._pool is pool:
-            self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
-
-    def _no_processes(self, pool: ProcessPoolExecutor, error: BaseException) -> None:
+    def _no_processes(self, error: BaseException) -> None:
         """Worker processes cannot run here: draw in threads from now on."""
         log.warning("render workers cannot start (%s): drawing boards in threads", error)
-        self._drop(pool)
+        for worker in self._live:
+            worker.stop()
+        self._live = []
         self.workers = 0
 
     async def bracket(self, state: TournamentState, names: dict[str, str]) -> bytes:
@@ -206,6 +365,6 @@ class Renderer:
 
     def close(self) -> None:
         self.closed = True
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            pool.shutdown(wait=False, cancel_futures=True)
+        live, self._live = self._live, []
+        for worker in live:
+            worker.stop()

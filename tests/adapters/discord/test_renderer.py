@@ -20,7 +20,7 @@ async def test_worker_processes_draw_the_same_png_as_the_bot_process() -> None:
         await renderer.start()
         views = [VIEWS["opening"], VIEWS["bear-off"], VIEWS["chouette"]]
         pngs = await renderer.pngs(views)
-        assert renderer._pool is not None and len(renderer._pool._processes) == 2
+        assert len(renderer.pids) == 2
     finally:
         renderer.close()
     assert pngs == [render_png(v) for v in views]
@@ -40,7 +40,7 @@ async def test_a_theme_is_passed_to_the_workers() -> None:
 async def test_without_workers_boards_are_drawn_in_a_thread() -> None:
     renderer = Renderer(workers=0)
     assert await renderer.png(VIEWS["game-over"]) == render_png(VIEWS["game-over"])
-    assert renderer._pool is None
+    assert renderer.pids == []
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
@@ -48,16 +48,16 @@ async def test_a_killed_worker_costs_no_picture_and_is_replaced() -> None:
     renderer = Renderer(workers=1)
     try:
         await renderer.start()
-        pool = renderer._pool
-        assert pool is not None
-        for pid in list(pool._processes):
+        killed = renderer.pids
+        assert len(killed) == 1
+        for pid in killed:
             os.kill(pid, signal.SIGKILL)
         # The board being drawn when the pool breaks is drawn in a thread instead...
         png = await renderer.png(VIEWS["opening"])
         assert png == render_png(VIEWS["opening"])
         # ...and the next boards go to a new worker.
         png = await renderer.png(VIEWS["bear-off"])
-        assert renderer._pool is not None and renderer._pool is not pool
+        assert len(renderer.pids) == 1 and renderer.pids != killed
         assert png == render_png(VIEWS["bear-off"])
     finally:
         renderer.close()
@@ -70,8 +70,7 @@ async def test_workers_run_at_a_lower_priority_than_the_bot() -> None:
     renderer = Renderer(workers=1)
     try:
         await renderer.start()
-        assert renderer._pool is not None
-        (pid,) = renderer._pool._processes
+        (pid,) = renderer.pids
         assert os.getpriority(os.PRIO_PROCESS, pid) == os.nice(0) + WORKER_NICENESS
     finally:
         renderer.close()
@@ -88,7 +87,7 @@ async def test_where_no_process_can_start_boards_are_drawn_in_threads(
     renderer = Renderer(workers=2)
     try:
         await renderer.start()  # logs and carries on: the bot still starts
-        assert renderer.workers == 0 and renderer._pool is None
+        assert renderer.workers == 0 and renderer.pids == []
         assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
     finally:
         renderer.close()

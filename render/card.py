@@ -64,6 +64,11 @@ class PlayerCard:
     """Rating not yet established (too little experience)."""
     form: CardForm | None = None
     """PR over time (None: no analysed match)."""
+    personal: bool = False
+    """The rating is the personal one (games outside servers: DMs, group DMs)."""
+    personal_rating: float | None = None
+    """On a server's card: the player's personal rating too (None: no games outside
+    servers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +134,12 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     d.text((round(u), y), rating, font=rf, fill=th.highlight, anchor="lm")
     x = round(u) + round(rf.getlength(rating) + u * 0.5)
     sf = font(round(u * 0.65))
-    note = f"rating · experience {card.experience}"
+    note = ("personal rating" if card.personal else "rating") + (
+        f" · experience {card.experience}")
     if card.provisional:
         note += " · provisional"
+    if card.personal_rating is not None:
+        note += f" · personal {card.personal_rating:.0f}"
     d.text((x, y), note, font=sf, fill=th.panel_muted, anchor="lm")
 
     rows = [
@@ -223,9 +231,13 @@ def render_card(card: PlayerCard, *, theme: str = "default", width: int = CARD_W
 
 def card_alt_text(card: PlayerCard, limit: int = 1024) -> str:
     hist = card.rating_history
-    parts = [f"Player card of {card.name}: rating {card.rating:.0f}"
+    parts = [f"Player card of {card.name}: "
+             + ("personal rating" if card.personal else "rating")
+             + f" {card.rating:.0f}"
              + (" (provisional)" if card.provisional else "")
-             + f", experience {card.experience}."]
+             + f", experience {card.experience}"
+             + (f"; personal rating (games outside servers) {card.personal_rating:.0f}"
+                if card.personal_rating is not None else "") + "."]
     if len(hist) > 1:
         parts.append(f"Rating over {len(hist) - 1} rated results (matches, and money games "
                      f"one by one) went from {hist[0]:.0f} to "

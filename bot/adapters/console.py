@@ -53,7 +53,7 @@ from bot.service.core.replies import (
     RoleMention,
     plain_part,
 )
-from bot.service.core.values import Actor, Place
+from bot.service.core.values import PERSONAL, Actor, Place, PlaceKind
 from bot.service.game import GameService
 from engine.rules import whole_number
 
@@ -94,6 +94,11 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
                        rules.<option>, threads, game_channels, ai, reminder_minutes ...; in
                        the console everyone may change them; channels as #name)
   /rules  /help  /channel NAME  /quit
+  /dm NAME  /group NAME  play as in a DM, or a group DM, named NAME: a conversation
+                       without a server (as with the app installed to a user's account):
+                       matches, money play, the bot, /hint, /history ... work there;
+                       chouette, tournaments, the leaderboard, /claim and /settings are
+                       refused with the reason; /channel NAME goes back to the server
   /demo                plays on with the first legal play each turn: to the end of the
                        match, or of the current game in money play and chouettes"""
 
@@ -194,9 +199,23 @@ class Console:
     channel_names: list[str] = field(default_factory=lambda: ["table"])
     role_names: dict[int, str] = field(default_factory=dict)
 
+    kind: PlaceKind = PlaceKind.SERVER
+    """The server's channels (/channel), or a DM or group DM (/dm, /group): no server."""
+
     @property
     def place(self) -> Place:
-        return Place(GUILD, channel_id(self.channel))
+        if self.kind is PlaceKind.SERVER:
+            return Place(GUILD, channel_id(self.channel))
+        # A DM's id never meets a server channel's of the same name.
+        return Place.direct(channel_id(f"{self.kind.value}:{self.channel}"),
+                            group=self.kind is PlaceKind.GROUP_DM)
+
+    @property
+    def where(self) -> str:
+        if self.kind is PlaceKind.SERVER:
+            return f"#{self.channel}"
+        return ("the group DM " if self.kind is PlaceKind.GROUP_DM else "the DM ") + (
+            repr(self.channel))
 
     def actor(self, name: str) -> Actor:
         name = name.strip().lstrip("@")[:NAME_MAX]
@@ -328,16 +347,24 @@ class Console:
         for name in saved:
             if name.strip() and name.strip() not in self.channel_names:
                 self.channel_names.append(name.strip())
-        games = await self.service.in_progress(GUILD)
+        games = [*await self.service.in_progress(GUILD),
+                 *await self.service.in_progress(PERSONAL)]  # (the DMs and group DMs)
         if not games:
             return
         self.say("Games in progress:")
         for channel, what in games:
             known = next((n for n in self.channel_names if channel_id(n) == channel), None)
-            where = (f"#{known} (/channel {known})" if known is not None
-                     else f"channel {channel}")
+            kind, _, name = (known or "").partition(":")
+            if known is not None and name and kind in ("dm", "group_dm"):
+                command = "dm" if kind == "dm" else "group"
+                where = (f"the {'DM' if kind == 'dm' else 'group DM'} {name!r} "
+                         f"(/{command} {name})")
+            elif known is not None:
+                where = f"#{known} (/channel {known})"
+            else:
+                where = f"channel {channel}"
             self.say(f"  {where}: {what}")
-        self.say(f"  (you are in #{self.channel})")
+        self.say(f"  (you are in {self.where})")
 
     async def who_must_act(self) -> str:
         """The name of the player the game in this channel waits for, if any."""
@@ -375,8 +402,16 @@ class Console:
             return True
         if command == "channel":
             self.channel = (rest or "table")[:CHANNEL_MAX]
+            self.kind = PlaceKind.SERVER
             self.remember_channel(self.channel)
             self.say(f"  now in #{self.channel}")
+            return True
+        if command in ("dm", "group"):
+            self.channel = (rest or command)[:CHANNEL_MAX]
+            self.kind = PlaceKind.DM if command == "dm" else PlaceKind.GROUP_DM
+            self.remember_channel(f"{self.kind.value}:{self.channel}")
+            self.say(f"  now in {self.where}: a conversation without a server (games here "
+                     "count toward the players' personal ratings)")
             return True
         if not name:
             # A game's next step is its waiting player's; anything else (a forfeit, a

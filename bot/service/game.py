@@ -29,7 +29,7 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from bot.config import Config
 from bot.service.actions import ActionTable
@@ -44,7 +44,7 @@ from bot.service.core.lifecycle import Lifecycle
 from bot.service.core.observe import Observer, naming
 from bot.service.core.replies import Action, MessageRef, Notice, Reply
 from bot.service.core.runner import ActionRunner
-from bot.service.core.values import MAX_ID, Actor, Expect, Place
+from bot.service.core.values import MAX_ID, Actor, Expect, Place, without_server
 from bot.service.core.work import Seating
 from bot.service.grading.service import Analyser, Grader, Grading, Post
 from bot.service.pictures.service import Pictures
@@ -85,6 +85,25 @@ async def guarded(call: Awaitable[Reply]) -> Reply:
         return await call
     except StorageError as error:
         return Reply.refuse(str(error))
+
+
+
+_P = ParamSpec("_P")
+TOURNAMENT_WHY = ("its sign-ups, rounds, pairings, deadlines and reminders are run in a "
+                  "server's channels, where I post them.")
+
+
+def tournaments_need_a_server(
+        method: Callable[Concatenate[GameService, Place, _P], Awaitable[Reply]]
+        ) -> Callable[Concatenate[GameService, Place, _P], Awaitable[Reply]]:
+    """A tournament command: refused with the reason in a place without a server."""
+    async def checked(self: GameService, place: Place, /, *args: _P.args,
+                      **kwargs: _P.kwargs) -> Reply:
+        if not place.in_server:
+            return Reply.refuse(without_server(place, "A tournament", TOURNAMENT_WHY))
+        return await method(self, place, *args, **kwargs)
+    checked.__name__, checked.__doc__ = method.__name__, method.__doc__
+    return checked
 
 
 class GameService:
@@ -367,6 +386,7 @@ class GameService:
     # ``is_organiser``: the adapter found the organiser role or Manage Server on the actor
     # (the tournament's own organiser is always one for it).
 
+    @tournaments_need_a_server
     async def tournament_create(self, place: Place, actor: Actor, *, is_organiser: bool,
                                 name: str, format: str, length: str = "5",
                                 variant: str | None = None, rules: dict[str, Any] | None = None,
@@ -378,14 +398,17 @@ class GameService:
             variant=variant, rules=rules, max_players=max_players, rounds=rounds,
             signup_hours=signup_hours, round_hours=round_hours))
 
+    @tournaments_need_a_server
     async def tournament_join(self, place: Place, actor: Actor,
                               tournament: int | None = None) -> Reply:
         return await guarded(self.tournaments.join(place, actor, tournament))
 
+    @tournaments_need_a_server
     async def tournament_leave(self, place: Place, actor: Actor,
                                tournament: int | None = None) -> Reply:
         return await guarded(self.tournaments.leave(place, actor, tournament))
 
+    @tournaments_need_a_server
     async def tournament_start(self, place: Place, actor: Actor, *, is_organiser: bool,
                                tournament: int | None = None) -> Reply:
         return await guarded(self.tournaments.start(place, actor, is_organiser=is_organiser,
@@ -408,6 +431,7 @@ class GameService:
         """The sign-up message's text now (None: no such tournament here)."""
         return await self.tournaments.signup_message(place, tournament)
 
+    @tournaments_need_a_server
     async def tournament_result(self, place: Place, actor: Actor, *, is_organiser: bool,
                                 pairing: str, winner: int, reason: str,
                                 score: tuple[int, int] | None = None,
@@ -416,43 +440,53 @@ class GameService:
             place, actor, is_organiser=is_organiser, pairing=pairing, winner=winner,
             reason=reason, score=score, tournament=tournament))
 
+    @tournaments_need_a_server
     async def tournament_claim(self, place: Place, actor: Actor,
                                tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_admin.claim(place, actor, tournament))
 
+    @tournaments_need_a_server
     async def tournament_confirm(self, place: Place, actor: Actor, *, is_organiser: bool,
                                  pairing: str, tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_admin.confirm(
             place, actor, is_organiser=is_organiser, pairing=pairing, tournament=tournament))
 
+    @tournaments_need_a_server
     async def tournament_remove(self, place: Place, actor: Actor, *, is_organiser: bool,
                                 user: int, tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_admin.remove(
             place, actor, is_organiser=is_organiser, user=user, tournament=tournament))
 
+    @tournaments_need_a_server
     async def tournament_cancel(self, place: Place, actor: Actor, *, is_organiser: bool,
                                 tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_admin.cancel(
             place, actor, is_organiser=is_organiser, tournament=tournament))
 
+    @tournaments_need_a_server
     async def tournament_pause(self, place: Place, actor: Actor, *, is_organiser: bool,
                                tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_admin.pause(
             place, actor, is_organiser=is_organiser, tournament=tournament))
 
+    @tournaments_need_a_server
     async def tournament_resume(self, place: Place, actor: Actor, *, is_organiser: bool,
                                 tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_admin.resume(
             place, actor, is_organiser=is_organiser, tournament=tournament))
 
+    @tournaments_need_a_server
     async def tournament_status(self, place: Place, tournament: int | None = None) -> Reply:
         return await guarded(self.tournament_info.status(place, tournament))
 
+    @tournaments_need_a_server
     async def tournament_list(self, place: Place) -> Reply:
         return await guarded(self.tournament_info.listing(place))
 
     async def tournament_bracket(self, place: Place, tournament: int | None = None
                                  ) -> tuple[Reply, BracketPicture | None]:
+        if not place.in_server:
+            return Reply.refuse(without_server(place, "A tournament", TOURNAMENT_WHY)), None
         try:
             return await self.tournament_info.bracket(place, tournament)
         except StorageError as error:
@@ -505,6 +539,7 @@ class GameService:
         """The ids of the sign-up and challenge messages the adapter posted."""
         return PostedMessages(self.runner, self.tournaments)
 
+    @tournaments_need_a_server
     async def tournament_signup_posted(self, place: Place, actor: Actor, tournament: int,
                                        message: MessageRef) -> Reply:
         """The adapter posted ``tournament``'s sign-up message as ``message``: the start

@@ -18,7 +18,18 @@ What it does, like Discord:
   ``payload_json`` and ``files[n]``) answers with the response message id;
   follow-ups ``/webhooks/{app_id}/{token}`` and ``.../messages/@original``;
 * channel messages and threads (``POST /channels/{id}/threads``,
-  ``POST /channels/{id}/messages``, ``DELETE /channels/{id}``).
+  ``POST /channels/{id}/messages``, ``DELETE /channels/{id}``);
+* user installs (issue 32): :meth:`FakeDiscord.add_dm` makes a DM (type 1) or a group DM
+  (type 3) between users who installed the app to their account (:meth:`FakeDiscord.
+  install_to_user`); an interaction there carries no guild, its ``context`` (1 BOT_DM,
+  2 PRIVATE_CHANNEL; 0 GUILD in the guild), ``authorizing_integration_owners`` (``"0"``: the
+  guild that installed the app, ``"1"``: the user who did) and ``app_permissions``; a
+  command is dispatched only where its ``contexts`` and ``integration_types`` allow it, as
+  Discord's client offers it; every channel REST call is recorded (:attr:`FakeDiscord.
+  channel_calls`) and refused 403 Missing Access (50001) on a channel the bot is not a
+  member of; interaction webhooks (follow-ups, edits of its messages) answer 401 Invalid
+  Webhook Token (50027) once the token's 15 minutes are over (:meth:`FakeDiscord.advance`
+  moves the fake's clock on).
 
 JSON answers have a ``Content-Type`` of exactly ``application/json`` (what
 discord.py checks).  Requests the fake does not know are recorded in
@@ -62,6 +73,14 @@ EPHEMERAL = 64
 LOADING = 128
 ALL_PERMISSIONS = discord.Permissions.all().value
 TIMEOUT = 10.0
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+"""An interaction's ``context`` (and a command's ``contexts``)."""
+GUILD_INSTALL, USER_INSTALL = 0, 1
+"""An ``integration_types`` value (and a key of ``authorizing_integration_owners``)."""
+DM_APP_PERMISSIONS = discord.Permissions(
+    embed_links=True, attach_files=True, mention_everyone=True, use_external_emojis=True,
+    send_messages=True, read_message_history=True).value
+"""What an app may do in its interaction responses where its bot is not a member."""
 RESPONSE_DEADLINE = 3.0
 """Seconds Discord waits for an interaction's first response."""
 TOKEN_LIFETIME = 15 * 60.0
@@ -111,7 +130,7 @@ class User:
 class Message:
     id: int
     channel_id: int
-    guild_id: int
+    guild_id: int | None
     author: User
     content: str = ""
     embeds: list[dict[str, Any]] = field(default_factory=list)
@@ -170,7 +189,8 @@ class Message:
     def json(self, base: str) -> dict[str, Any]:
         return {
             "id": str(self.id), "channel_id": str(self.channel_id),
-            "guild_id": str(self.guild_id), "author": self.author.json(),
+            **({"guild_id": str(self.guild_id)} if self.guild_id is not None else {}),
+            "author": self.author.json(),
             "content": self.content, "timestamp": now(), "edited_timestamp": None,
             "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [],
             "attachments": [
@@ -208,6 +228,9 @@ class Interaction:
     answered_at: float | None = None
     refusals: list[str] = field(default_factory=list)
     """What Discord refused of this interaction's requests (10062, 10015, 50027...)."""
+    context: int = GUILD
+    owners: dict[str, str] = field(default_factory=dict)
+    """``authorizing_integration_owners`` as sent."""
 
     @property
     def answer_time(self) -> float | None:
@@ -280,6 +303,15 @@ class FakeDiscord:
         self.guard = Channels(self)
         """The channels as Discord treats them: types, permissions, archived threads
         (:mod:`fake_channels`)."""
+        self.guild_installed = True
+        """Whether the guild installed the app (its bot is a member): False for a server
+        where only users installed it."""
+        self.user_installs: set[int] = set()
+        """The users who installed the app to their account."""
+        self.no_access: set[int] = set()
+        """Channels the bot is not a member of (DMs between users, group DMs)."""
+        self.channel_calls: list[tuple[str, int]] = []
+        """Every REST call on a channel: (method and path, channel id)."""
         self.latency = 0.0
         """Seconds every REST request takes to reach the fake (the network's delay)."""
         self._skew = 0.0
@@ -311,6 +343,57 @@ class FakeDiscord:
             "position": len(self.channels), "permission_overwrites": [], "nsfw": False,
             "rate_limit_per_user": 0, "topic": None, "parent_id": None}
         return channel_id
+
+    def install_to_user(self, *users: User) -> None:
+        """``users`` install the app to their account (a user install)."""
+        self.user_installs.update(u.id for u in users)
+
+    def add_dm(self, *users: User, group: bool = False) -> int:
+        """A DM (type 1) between two users, a user and the bot, or a group DM (type 3);
+        its id.  The bot is a member only of its own DM with a user."""
+        channel_id = self.snowflake()
+        recipients = [u.json() for u in users]
+        channel: dict[str, Any] = {"id": str(channel_id), "type": 3 if group else 1,
+                                   "recipients": recipients, "last_message_id": None,
+                                   "flags": 0}
+        if group:
+            channel.update(name="backgammon friends", icon=None, owner_id=str(users[0].id))
+        self.channels[channel_id] = channel
+        if not any(u.id == self.app_id for u in users):
+            self.no_access.add(channel_id)
+        return channel_id
+
+    def add_foreign_guild(self) -> tuple[int, int]:
+        """Another server, which did not install the app (its bot is not a member; only its
+        users may have installed it to their accounts): (its id, its text channel's id)."""
+        guild_id, channel_id = self.snowflake(), self.snowflake()
+        self.channels[channel_id] = {
+            "id": str(channel_id), "type": 0, "name": "lounge", "guild_id": str(guild_id),
+            "position": 0, "permission_overwrites": [], "nsfw": False,
+            "rate_limit_per_user": 0, "topic": None, "parent_id": None}
+        self.no_access.add(channel_id)
+        return guild_id, channel_id
+
+    def guild_of(self, channel_id: int) -> int | None:
+        """The server of a channel (None: a DM or group DM)."""
+        if self.is_private(channel_id):
+            return None
+        return int(self.channels.get(channel_id, {}).get("guild_id", self.guild_id))
+
+    def bot_member(self, channel_id: int) -> bool:
+        """Whether the bot is a member where ``channel_id`` is."""
+        if self.is_private(channel_id):
+            return channel_id not in self.no_access
+        return self.guild_installed and self.guild_of(channel_id) == self.guild_id
+
+    def is_private(self, channel_id: int) -> bool:
+        return self.channels.get(channel_id, {}).get("type") in (1, 3)
+
+    def context_of(self, channel_id: int) -> int:
+        """The interaction ``context`` of a channel."""
+        if not self.is_private(channel_id):
+            return GUILD
+        return BOT_DM if channel_id not in self.no_access else PRIVATE_CHANNEL
 
     def add_role(self, name: str, permissions: int = 0) -> int:
         """A role of the guild (before the bot connects); its id."""
@@ -414,7 +497,8 @@ class FakeDiscord:
                        "permissions": str(self.everyone_permissions), "position": 0,
                        "color": 0, "hoist": False, "managed": False, "mentionable": False,
                        "flags": 0}, *self.roles.values()],
-            "channels": self.guard.guild_channels(),
+            "channels": [c for c in self.guard.guild_channels()  # (not DMs, other servers)
+                         if c.get("guild_id") == str(self.guild_id)],
             "threads": self.guard.guild_threads(), "members": [self.bot_user.member()],
             "member_count": 3,
             "joined_at": now(), "large": False, "features": [], "emojis": [],
@@ -443,35 +527,82 @@ class FakeDiscord:
 
     def _channel(self, channel_id: int) -> dict[str, Any]:
         channel = dict(self.channels[channel_id])
-        channel.setdefault("permissions", str(ALL_PERMISSIONS))
+        if not self.is_private(channel_id):
+            channel.setdefault("permissions", str(ALL_PERMISSIONS))
         return channel
+
+    def _owners(self, user: User, channel_id: int,
+                message: Message | None) -> dict[str, str]:
+        """``authorizing_integration_owners``: a component on a message carries its
+        interaction's owners (whoever presses it); a command those of the installs that
+        authorise it for ``user`` here."""
+        if message is not None and message.interaction_id is not None:
+            origin = next((r for r in self.interactions.values()
+                           if r.id == message.interaction_id), None)
+            if origin is not None:
+                return dict(origin.owners)
+        owners: dict[str, str] = {}
+        if not self.is_private(channel_id):
+            if self.bot_member(channel_id):
+                owners[str(GUILD_INSTALL)] = str(self.guild_id)
+        elif self.context_of(channel_id) == BOT_DM and self.guild_installed:
+            owners[str(GUILD_INSTALL)] = "0"  # the bot's DM of a user of its servers
+        if user.id in self.user_installs:
+            owners[str(USER_INSTALL)] = str(user.id)
+        return owners
 
     def _interaction(self, kind: int, user: User, channel_id: int,
                      data: dict[str, Any], *, message: Message | None = None,
                      app_permissions: int | None = None) -> tuple[Interaction, dict[str, Any]]:
         iid = self.snowflake()
         token = f"itoken-{iid}"
+        context = self.context_of(channel_id)
+        owners = self._owners(user, channel_id, message)
+        assert owners, (f"{user.name} can't use the app here: neither the server nor the "
+                        "user installed it")
         record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message,
-                             sent_at=self.clock())
+                             sent_at=self.clock(), context=context, owners=owners)
         self.interactions[token] = record
+        if app_permissions is None:  # the bot's in its channel, else an app's in answers
+            member = context == GUILD and self.bot_member(channel_id)
+            app_permissions = (self.app_permissions & self.guard.bot_permissions(channel_id)
+                               if member else DM_APP_PERMISSIONS)
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(self.app_id), "type": kind,
-            "token": token, "version": 1, "guild_id": str(self.guild_id),
+            "token": token, "version": 1,
             "channel_id": str(channel_id), "channel": self._channel(channel_id),
-            "member": user.member(), "locale": "en-US", "guild_locale": "en-US",
-            "app_permissions": str(
-                self.app_permissions & self.guard.bot_permissions(channel_id)
-                if app_permissions is None else app_permissions),
+            "locale": "en-US", "app_permissions": str(app_permissions),
             "attachment_size_limit": limits.MAX_FILE_SIZE, "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.guild_id)}, "context": 0,
+            "authorizing_integration_owners": owners, "context": context,
             "data": data,
         }
+        if context == GUILD:
+            payload.update(guild_id=str(self.guild_of(channel_id)), member=user.member(),
+                           guild_locale="en-US")
+        else:
+            payload["user"] = user.json()
         if message is not None:
             payload["message"] = message.json(self.base)
         return record, payload
 
+    def _offered(self, name: str, user: User, channel_id: int) -> None:
+        """Discord's client offers a command only where its ``contexts`` and
+        ``integration_types`` allow it."""
+        command = self.commands[name.split()[0]]
+        context = self.context_of(channel_id)
+        contexts = command.get("contexts")
+        if contexts is None:  # (no contexts: dm_permission decides, as before)
+            contexts = [GUILD, BOT_DM, PRIVATE_CHANNEL] if command.get(
+                "dm_permission", True) else [GUILD]
+        assert context in contexts, f"/{name} is not offered in context {context}: {contexts}"
+        types = command.get("integration_types") or [GUILD_INSTALL]
+        owners = self._owners(user, channel_id, None)
+        assert any(str(t) in owners for t in types), (
+            f"/{name} is not offered to {user.name} here: it is for installs {types}, "
+            f"the app is installed {sorted(owners)}")
+
     def _options(self, name: str, values: dict[str, Any], focused: str | None = None,
-                 ) -> tuple[dict[str, Any], dict[str, Any]]:
+                 *, guild: bool = True) -> tuple[dict[str, Any], dict[str, Any]]:
         """The interaction data of ``/name``; a name with spaces is a subcommand
         (``"chouette open"``), nested in its group's options like Discord does."""
         top, *subs = name.split()
@@ -496,9 +627,10 @@ class FakeDiscord:
                 assert isinstance(value, User)
                 option["value"] = str(value.id)
                 resolved.setdefault("users", {})[str(value.id)] = value.json()
-                member = value.member()
-                member.pop("user")
-                resolved.setdefault("members", {})[str(value.id)] = member
+                if guild:
+                    member = value.member()
+                    member.pop("user")
+                    resolved.setdefault("members", {})[str(value.id)] = member
             else:
                 option["value"] = value
             if key == focused:
@@ -506,17 +638,20 @@ class FakeDiscord:
             options.append(option)
         for sub in reversed(path):
             options = [{"name": sub["name"], "type": sub["type"], "options": options}]
-        data = {"id": command["id"], "name": top, "type": 1, "options": options,
-                "guild_id": str(self.guild_id)}
+        data = {"id": command["id"], "name": top, "type": 1, "options": options}
+        if "guild_id" in command:
+            data["guild_id"] = command["guild_id"]
         return data, resolved
 
     async def slash(self, user: User, name: str, /, *, channel: int | None = None,
                     app_permissions: int | None = None, **options: Any) -> Interaction:
         """``user`` runs ``/name option:value...`` (``name`` may be ``"group sub"``)."""
-        data, resolved = self._options(name, options)
+        where = channel or self.channel_id
+        self._offered(name, user, where)
+        data, resolved = self._options(name, options, guild=not self.is_private(where))
         if resolved:
             data["resolved"] = resolved
-        record, payload = self._interaction(2, user, channel or self.channel_id, data,
+        record, payload = self._interaction(2, user, where, data,
                                             app_permissions=app_permissions)
         await self.dispatch("INTERACTION_CREATE", payload)
         return record
@@ -525,8 +660,10 @@ class FakeDiscord:
                            channel: int | None = None, **given: Any) -> list[str]:
         """The autocomplete choices the bot offers for ``option`` while typing ``typed``
         (``given``: the options already filled in)."""
-        data, _ = self._options(name, {**given, option: typed}, focused=option)
-        record, payload = self._interaction(4, user, channel or self.channel_id, data)
+        where = channel or self.channel_id
+        data, _ = self._options(name, {**given, option: typed}, focused=option,
+                                guild=not self.is_private(where))
+        record, payload = self._interaction(4, user, where, data)
         await self.dispatch("INTERACTION_CREATE", payload)
         await self.until(lambda: record.choices is not None)
         assert record.choices is not None
@@ -610,7 +747,12 @@ class FakeDiscord:
         elif parts[0] == "webhooks" and len(parts) >= 3:
             response = await self._webhook(request, method, parts[2], parts[3:])
         elif parts[0] == "channels":
-            response = await self._channels(request, method, parts[1:])
+            channel = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
+            self.channel_calls.append((f"{method} {path}", channel))
+            if channel in self.no_access:
+                raise Refused(403, 50001, "Missing Access", "the bot is not a member here")
+            else:
+                response = await self._channels(request, method, parts[1:])
         if response is None:
             self.unknown.append(f"{method} {path}")
             response = self._json({"message": "404: Not Found", "code": 0}, 404)
@@ -658,7 +800,7 @@ class FakeDiscord:
                      *, flags: int = 0, interaction: int | None = None) -> Message:
         if not flags & LOADING:  # ("thinking..." is the one empty message)
             check_new_message(payload, files)
-        message = Message(self.snowflake(), channel_id, self.guild_id, self.bot_user,
+        message = Message(self.snowflake(), channel_id, self.guild_of(channel_id), self.bot_user,
                           interaction_id=interaction)
         self._apply(message, payload, files)
         message.flags |= flags | int(payload.get("flags", 0))

@@ -33,6 +33,7 @@ from discord.ext import commands
 
 from bot.adapters.discord.builder import BuilderButton, StepMenu
 from bot.adapters.discord.buttons import GameButton
+from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL
 from bot.adapters.discord.errors import describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
@@ -91,6 +92,11 @@ class BackgammonBot(ServiceBot):
             options.setdefault("shard_ids", list(config.discord.shard_ids))
         options.setdefault("allowed_mentions", discord.AllowedMentions(
             everyone=False, roles=False, users=True))
+        # Every command is offered to both installs (a server's, a user's account: issue
+        # 32) in servers, DMs with the bot and DMs and group DMs between users, unless it
+        # says otherwise (the tournament and settings groups: servers that installed it).
+        options.setdefault("allowed_installs", EVERY_INSTALL)
+        options.setdefault("allowed_contexts", EVERY_CONTEXT)
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=INTENTS, tree_cls=BackgammonTree,
                          shard_count=shard_count, help_command=None, **options)

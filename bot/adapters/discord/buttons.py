@@ -139,12 +139,24 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         await presenter.send(interaction, reply, from_button=True)
 
 
-def build_view(reply: Reply) -> discord.ui.View | None:
-    """The buttons of a reply as a persistent view (``None`` when there are none)."""
-    if not reply.buttons or reply.match_id is None or reply.version is None:
+REFRESH = Button(Action.BOARD, "Refresh", ())
+"""Where the bot is not a member (a DM, a group DM: issue 32) it never posts on its own, so
+each board offers anyone a Refresh: the game's board now, with its buttons, as the answer."""
+
+
+def build_view(reply: Reply, *, refresh: bool = False) -> discord.ui.View | None:
+    """The buttons of a reply as a persistent view (``None`` when there are none);
+    ``refresh``: a game's board gets a Refresh button too (:data:`REFRESH`)."""
+    if reply.match_id is None or reply.version is None:
+        return None
+    buttons = list(reply.buttons[:25])
+    over = any(b.action is Action.REMATCH for b in buttons)  # (nothing left to refresh)
+    if refresh and reply.boards and not over and len(buttons) < 25:
+        buttons.append(REFRESH)
+    if not buttons:
         return None
     view = discord.ui.View(timeout=None)
-    for button in reply.buttons[:25]:
+    for button in buttons:
         view.add_item(make_button(button, reply.match_id, reply.version))
     return view
 

@@ -5,22 +5,46 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.service.core.replies import ChannelMention, Mention, Notice, Part, RoleMention
 from bot.service.core.values import Actor, Place
 
 
 class NotInGuild(discord.app_commands.CheckFailure):
-    """A game command used outside a server."""
+    """An interaction with no channel to play in."""
+
+
+GUILD_INSTALL = app_commands.AppInstallationType(guild=True, user=False)
+EVERY_INSTALL = app_commands.AppInstallationType(guild=True, user=True)
+"""Where a command can be used from: a server's install only, or a user's install too."""
+GUILD_CONTEXT = app_commands.AppCommandContext(guild=True, dm_channel=False,
+                                               private_channel=False)
+EVERY_CONTEXT = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+"""Where a command is offered: servers only, or DMs with the bot and between users (group
+DMs) too."""
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place:
-    """The service's place (guild, channel) of an interaction; a thread is a channel."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise NotInGuild("Backgammon is played in a server channel, not in direct messages.")
+    """The service's place of an interaction: a server's channel (a thread is a channel),
+    or a DM or group DM, a place without a server."""
+    if interaction.channel_id is None:
+        raise NotInGuild("I can't tell where this was used: try again in a channel or a DM.")
+    if interaction.guild_id is None:
+        group = getattr(interaction.channel, "type", None) is discord.ChannelType.group
+        return Place.direct(interaction.channel_id, group=group)
     parent = getattr(interaction.channel, "parent_id", None)  # a thread's channel
     return Place(interaction.guild_id, interaction.channel_id,
-                 parent_id=parent if isinstance(parent, int) else None)
+                 parent_id=parent if isinstance(parent, int) else None,
+                 answers_only=not bot_is_member(interaction))
+
+
+def bot_is_member(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot is a member where ``interaction`` happened, so it may post and edit
+    messages there on its own: a server that installed the app.  In a DM, a group DM, or a
+    server where only users installed the app, it may only answer the interaction (its
+    response, follow-ups within the token, edits of its own interaction messages)."""
+    return interaction.guild_id is not None and interaction.is_guild_integration()
 
 
 def actor_of(user: discord.abc.User) -> Actor:

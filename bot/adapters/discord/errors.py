@@ -52,8 +52,11 @@ def describe_error(error: Exception) -> str | None:
     if isinstance(error, discord.Forbidden):
         return (f"Discord refused: I'm missing a permission in this channel ({error.text}). "
                 f"I need {NEEDED}.")
-    if isinstance(error, NotInGuild | app_commands.NoPrivateMessage):
-        return "Backgammon is played in a server channel, not in direct messages."
+    if isinstance(error, NotInGuild):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return ("That command works in a server, not in direct messages. Here you can play "
+                "a match or money game (/challenge).")
     if isinstance(error, app_commands.TransformerError):
         return f"{shown(str(error.value))} is not a valid value for that option."
     if isinstance(error, app_commands.CommandOnCooldown):

@@ -14,6 +14,11 @@ The cogs and the buttons call the service, then hand the reply to a
 * a reply with a move builder is shown privately to its player (:mod:`.builder`); in a
   channel whose board mode is live, a game's board is edited in place rather than posted
   anew (:mod:`.live`);
+* where the bot is not a member (a DM or group DM of a user-installed app, a server that did
+  not install it: :func:`.convert.bot_is_member`) it posts and edits nothing on its own:
+  everything is the interaction's response, its follow-ups, or an edit of a message of an
+  interaction whose token still runs (:class:`OwnMessages`); each board gets a Refresh
+  button, so a player coming back after hours gets the board and its buttons by a tap;
 * every interaction is acknowledged within Discord's 3 seconds: a service call
   slower than :attr:`Presenter.defer_after` is deferred (privately, since its
   outcome is not known yet), and a board to render is deferred publicly before
@@ -28,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
@@ -36,7 +42,7 @@ import discord
 
 from bot.adapters.discord import builder
 from bot.adapters.discord.buttons import build_view
-from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.convert import actor_of, bot_is_member, notice_text, place_of
 from bot.adapters.discord.live import LiveBoards
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.puzzles import puzzle_view
@@ -71,6 +77,13 @@ DONE = "bg_done"
 reply): an error after that must not say that nothing was changed."""
 ANALYSING = ("Analysing: the result will be posted in this channel when it is ready (a "
              "whole match at expert depth can take many minutes).")
+ANALYSING_HERE = ("Analysing: the result comes here when it is ready (a whole match at expert "
+                  "depth can take many minutes).")
+"""Where the bot is not a member (a DM): the result comes as a follow-up, within the
+token."""
+TOO_LONG_HERE = ("The analysis did not finish within the 15 minutes Discord gives me to answer "
+                 "here. It goes on: ask again (/analyze) in a few minutes; the games analysed "
+                 "by then are kept, so the answer comes sooner.")
 TOKEN_MARGIN = 14 * 60.0
 """Seconds after the interaction's arrival that long work still answers through the
 interaction (its token lives 15 minutes); later, in the channel."""
@@ -121,6 +134,35 @@ def private_text(reply: Reply) -> str:
     return "\n".join([head] * bool(head) + [notice_text(n) for n in reply.notify])
 
 
+class OwnMessages:
+    """The messages this run posted as interaction responses and follow-ups where the bot is
+    not a member, kept as long as their interaction's token allows editing them
+    (:data:`TOKEN_MARGIN` of its 15 minutes): the only way to take the buttons off an older
+    board there."""
+
+    def __init__(self, clock: Callable[[], float], limit: int = MAX_TRACKED_CHANNELS) -> None:
+        self.clock = clock
+        self.limit = limit
+        self._kept: dict[int, tuple[discord.Message, float]] = {}
+
+    def keep(self, message: discord.Message, at: float) -> None:
+        """``message`` was just posted (at ``at`` by the clock) answering an interaction
+        received seconds before (the margin covers them)."""
+        while len(self._kept) >= self.limit:
+            self._kept.pop(next(iter(self._kept)))
+        self._kept[message.id] = (message, at + TOKEN_MARGIN)
+
+    def editable(self, message_id: int) -> discord.Message | None:
+        """The message, while its token may still edit it (else None, forgotten)."""
+        kept = self._kept.get(message_id)
+        if kept is None:
+            return None
+        if self.clock() >= kept[1]:
+            del self._kept[message_id]
+            return None
+        return kept[0]
+
+
 @dataclass
 class Outgoing:
     """A message ready to send (content, embeds, files, view)."""
@@ -161,7 +203,13 @@ class Presenter:
         """Channel id -> the last board message posted there with buttons (this run)."""
         self.live = live(self) if live is not None else None
         """The live boards, edited in place in the channels whose board mode is live
-        (:mod:`.live`; None: every board is a new message)."""
+        (:mod:`.live`; None: every board is a new message).  Never where the bot is not a
+        member."""
+        self.clock: Callable[[], float] = time.monotonic
+        """The clock of the interaction tokens' 15 minutes (tests move it on)."""
+        self.own = OwnMessages(lambda: self.clock())
+        """Messages answering interactions where the bot is not a member, editable with
+        their token for a while."""
 
     # ------------------------------------------------------------- building
 
@@ -169,9 +217,11 @@ class Presenter:
         """PNG bytes of each board, rendered off the event loop."""
         return await self.renderer.pngs([b.view for b in boards])
 
-    async def build(self, reply: Reply, *, code_block: bool = False) -> Outgoing:
-        """The public message for an ``ok`` reply."""
-        out = Outgoing(view=build_view(reply) or puzzle_view(reply))
+    async def build(self, reply: Reply, *, code_block: bool = False,
+                    refresh: bool = False) -> Outgoing:
+        """The public message for an ``ok`` reply; ``refresh``: a board gets a Refresh
+        button (where the bot is not a member)."""
+        out = Outgoing(view=build_view(reply, refresh=refresh) or puzzle_view(reply))
         text = reply.text
         if code_block and text:
             text = f"```\n{clip(text, MAX_CONTENT - 10)}\n```"
@@ -266,9 +316,17 @@ class Presenter:
         else:
             await self.send(interaction, reply, from_button=from_button)
             return
-        await self.private(interaction, under_way)
+        member = bot_is_member(interaction)
+        await self.private(interaction, under_way if member else ANALYSING_HERE)
         try:
-            reply = await task
+            if member:
+                reply = await task
+            else:  # nothing may be posted here but through the token, while it lives
+                left = TOKEN_MARGIN - (asyncio.get_running_loop().time() - received(interaction))
+                reply = await asyncio.wait_for(asyncio.shield(task), max(left, 0.0))
+        except TimeoutError:
+            await self.private(interaction, TOO_LONG_HERE)
+            return
         except Exception as error:  # (the one error handler would answer through the token)
             ref = error_reference()
             log.error("unexpected error %s in long work", ref, exc_info=error,
@@ -279,6 +337,11 @@ class Presenter:
             await self._late(interaction, private_text(reply))
             return
         out = await self.build(reply)
+        if not member:  # a follow-up of the interaction (its token still runs)
+            await interaction.followup.send(wait=True, **out.kwargs())
+            if from_button:
+                await self._strip_pressed(interaction)
+            return
         head = f"{interaction.user.mention}: the result you asked for is ready."
         out.content = clip("\n".join(p for p in (head, out.content) if p), MAX_CONTENT)
         channel = interaction.client.get_partial_messageable(
@@ -302,6 +365,9 @@ class Presenter:
                 return
             except discord.HTTPException as error:  # the token expired after all
                 log.info("the interaction's token was refused: %s", error)
+        if not bot_is_member(interaction):  # the bot may not post here on its own
+            log.warning("could not tell %s (the token ran out): %s", interaction.user.id, text)
+            return
         channel = interaction.client.get_partial_messageable(
             interaction.channel_id or 0, guild_id=interaction.guild_id)
         try:
@@ -349,7 +415,8 @@ class Presenter:
         if reply.ok and reply.retire:
             pressed = (interaction.message.id if from_button and interaction.message is not None
                        else None)
-            await self.retire(interaction.client, reply, pressed=pressed)
+            await self.retire(interaction.client, reply, pressed=pressed,
+                              member=bot_is_member(interaction))
         return posted
 
     async def _note_challenge(self, interaction: discord.Interaction[Any], reply: Reply,
@@ -370,11 +437,13 @@ class Presenter:
                                     reply)
 
     async def retire(self, client: discord.Client, reply: Reply, *,
-                     pressed: int | None = None) -> None:
+                     pressed: int | None = None, member: bool = True) -> None:
         """Edit each message ``reply`` retired: no buttons, and its new text if it has one.
         The action has committed already: a message deleted meanwhile, or out of reach, is
         logged and skipped.  ``pressed``: the message whose button was pressed (it lost its
-        buttons in the answer itself)."""
+        buttons in the answer itself).  Where the bot is not a member (``member`` false)
+        only a message whose interaction token still runs is edited (:class:`OwnMessages`);
+        the others keep their buttons, and a press on them is refused as stale."""
         for item in reply.retire:
             ref = item.message
             if ref.message_id == pressed and item.text is None:
@@ -382,8 +451,14 @@ class Presenter:
             kwargs: dict[str, Any] = {"view": None}
             if item.text is not None:
                 kwargs.update(content=clip(item.text, MAX_CONTENT), allowed_mentions=NO_MENTIONS)
-            message = client.get_partial_messageable(ref.channel_id).get_partial_message(
-                ref.message_id)
+            message: discord.Message | discord.PartialMessage | None
+            if member:
+                message = client.get_partial_messageable(ref.channel_id).get_partial_message(
+                    ref.message_id)
+            else:
+                message = self.own.editable(ref.message_id)
+                if message is None:
+                    continue
             try:
                 await message.edit(**kwargs)
             except discord.HTTPException as error:  # deleted, or no access any more
@@ -403,7 +478,10 @@ class Presenter:
             await self.private(interaction, private_text(reply))
             return None
         ref = reply.channel_ref
-        if self.live is not None and (ref is None or ref == interaction.channel_id):
+        member = bot_is_member(interaction)
+        if not member:  # only the interaction's own messages, in its channel
+            ref = None
+        if self.live is not None and member and (ref is None or ref == interaction.channel_id):
             # (the board mode is a setting, maybe read from the database: within the
             # budget of the first response, deferred when it is slow)
             where = await self.call(interaction, self.live.where(interaction, reply))
@@ -414,7 +492,7 @@ class Presenter:
         if ref is not None and ref != interaction.channel_id:
             # Acted from the channel of the game's thread: the state goes to the thread.
             await self.defer(interaction)
-            out = await self.build(reply, code_block=code_block)
+            out = await self.build(reply, code_block=code_block)  # (a member: no Refresh)
             there = interaction.client.get_partial_messageable(ref)
             sent_there: discord.Message = await there.send(**out.kwargs())
             await self.resolve_private(interaction, f"Done in <#{ref}>.")
@@ -433,12 +511,12 @@ class Presenter:
             elif slow:
                 await self.defer_public(interaction)
             else:
-                out = await self.build(reply, code_block=code_block)
+                out = await self.build(reply, code_block=code_block, refresh=not member)
                 sent = await response.send_message(**out.kwargs())
                 posted = sent.resource if isinstance(sent.resource, discord.Message) else None
                 await self._supersede(interaction, reply, posted)
                 return posted
-            out = await self.build(reply, code_block=code_block)
+            out = await self.build(reply, code_block=code_block, refresh=not member)
             message = await interaction.followup.send(wait=True, **out.kwargs())
             self.answered(interaction)
             await self._supersede(interaction, reply, message)
@@ -448,21 +526,25 @@ class Presenter:
         await self.resolve_private(interaction)
         if from_button:
             await self._strip_pressed(interaction)
-        out = await self.build(reply, code_block=code_block)
+        out = await self.build(reply, code_block=code_block, refresh=not member)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
         return message
 
-    @staticmethod
-    async def _strip_pressed(interaction: discord.Interaction[Any]) -> None:
+    async def _strip_pressed(self, interaction: discord.Interaction[Any]) -> None:
         """Take the buttons off the pressed message when the answer itself could not (the
         press was deferred privately, or answered in the game's thread): the action is
-        done, its buttons are stale."""
+        done, its buttons are stale.  Where the bot is not a member, only with the token of
+        the message's own interaction while it runs (else they stay: a press answers that
+        the game moved on)."""
         message = interaction.message
         if message is None or not message.components:
             return
+        target = message if bot_is_member(interaction) else self.own.editable(message.id)
+        if target is None:
+            return
         try:
-            await message.edit(view=None)
+            await target.edit(view=None)
         except discord.HTTPException as error:  # deleted, or no access any more
             log.info("could not take the buttons off message %s: %s", message.id, error)
 
@@ -471,13 +553,14 @@ class Presenter:
         """Post ``reply`` for the table after the interaction was answered otherwise (the
         move builder's pick that made the play edits the builder itself): a new board as a
         follow-up, or the live board edited."""
-        if self.live is not None:
+        member = bot_is_member(interaction)
+        if self.live is not None and member:
             where = await self.live.where(interaction, reply)  # (answered already)
             rest = await self.live.take(interaction, reply, where, acked=True)
             if rest is None:
                 return None
             reply = rest
-        out = await self.build(reply)
+        out = await self.build(reply, refresh=not member)
         message = await interaction.followup.send(wait=True, **out.kwargs())
         await self._supersede(interaction, reply, message)
         return message
@@ -500,8 +583,11 @@ class Presenter:
         channel_id = interaction.channel_id
         if channel_id is None or reply.match_id is None or reply.version is None:
             return
-        if self.live is not None:
+        member = bot_is_member(interaction)
+        if self.live is not None and member:
             await self.live.posted(interaction, reply, posted)
+        if not member and posted is not None:  # editable with this interaction's token
+            self.own.keep(posted, self.clock())
         previous = self._with_buttons.pop(channel_id, None)
         if posted is not None and reply.buttons:
             if len(self._with_buttons) >= MAX_TRACKED_CHANNELS:
@@ -511,8 +597,15 @@ class Presenter:
         if previous is None or previous == pressed or (
                 posted is not None and previous == posted.id):
             return  # (a pressed message lost its buttons in the answer itself)
-        stale = interaction.client.get_partial_messageable(channel_id)
+        stale: discord.Message | discord.PartialMessage | None
+        if member:
+            stale = interaction.client.get_partial_messageable(channel_id).get_partial_message(
+                previous)
+        else:  # only with its interaction's token, while it runs
+            stale = self.own.editable(previous)
+            if stale is None:
+                return  # its buttons stay: a press on them answers that the game moved on
         try:
-            await stale.get_partial_message(previous).edit(view=None)
+            await stale.edit(view=None)
         except discord.HTTPException as error:  # deleted, or no access any more
             log.debug("could not take the buttons off message %s: %s", previous, error)

@@ -36,7 +36,7 @@ from bot.service.core.observe import kind_of, naming
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import Suggestion, TableState
-from bot.service.core.values import Actor, Place, bad_ids
+from bot.service.core.values import Actor, Place, bad_ids, without_server
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.endings import Endings
@@ -89,6 +89,9 @@ def members(table: Table) -> list[tuple[int, int | None]]:
     return [(m.user, m.throw) for m in table.members]
 
 
+CHOUETTE_WHY = ("a table of three or more players, who come and go, is run in a server's "
+                "channel, where I post its boards and seat the newcomers.")
+
 class ChouetteService:
     """The /chouette commands, on the action runner's storage, locks and dice."""
 
@@ -105,6 +108,9 @@ class ChouetteService:
 
     async def _run(self, place: Place, actor: Actor, body: Body) -> Reply:
         """``body`` on the channel's chouette (or None) as one transaction."""
+        if not place.in_server:
+            return Reply.refuse(without_server(place, "A chouette table", CHOUETTE_WHY))
+
         async def run(tx: Transaction) -> Reply:
             await tx.upsert_user(actor.id, actor.name, actor.is_bot)
             crow = await tx.open_chouette_in_channel(place.channel_id)
@@ -132,6 +138,8 @@ class ChouetteService:
                    cap: int = 6, box_partners: int = 0, variant: str | None = None,
                    rules: dict[str, Any] | None = None) -> Reply:
         """Open a chouette table in this channel; ``actor`` is its first player."""
+        if not place.in_server:
+            return Reply.refuse(without_server(place, "A chouette table", CHOUETTE_WHY))
         if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= MAX_STAKE:
             return Reply.refuse(f"The stake is a whole number from 0 to {MAX_STAKE}.")
         asked_in = rules or {}

@@ -46,7 +46,7 @@ from bot.service.core.observe import (
 from bot.service.core.observe import current_kind as action_kind
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.state import MatchState
-from bot.service.core.values import Actor, Expect, Place, check_id
+from bot.service.core.values import Actor, Expect, Place, check_id, check_place
 from bot.service.core.work import Loaded, Seating, Work
 from bot.storage.interface import (
     GameStatus,
@@ -282,8 +282,7 @@ class ActionRunner:
         an ephemeral reply with its reason.  ``note_user``: store the actor's name (a
         body that writes user rows itself says False)."""
         try:
-            check_id(place.guild_id, "server")
-            check_id(place.channel_id, "channel")
+            check_place(place)
             check_id(actor.id, "user")
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
@@ -379,7 +378,7 @@ class ActionRunner:
             waiting = [r for r in mine if r.status is MatchStatus.CHALLENGED]
             if act and statuses == (MatchStatus.CHALLENGED,) and len(waiting) == 1:
                 row = waiting[0]
-                return Place(place.guild_id, row.channel_id, parent_id=place.channel_id)
+                return replace(place, channel_id=row.channel_id, parent_id=place.channel_id)
             fitting = [r for r in mine if r.status in statuses] or mine
             row = fitting[-1]
             other_id = row.black_id if row.white_id == actor.id else row.white_id

@@ -141,6 +141,10 @@ class MatchState:
     challenge_message: int | None = None
     """The message (in the match's channel) that shows the challenge with its Accept and
     Decline buttons, once the adapter posted it: the answer retires its buttons."""
+    answers_only: bool = False
+    """The game lives where the bot may only answer its players (a DM, a group DM, a server
+    that did not install it: issue 32): nobody is reminded there, nobody claims by time,
+    no grades are posted there."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -166,12 +170,14 @@ class MatchState:
             out["orientation"] = self.orientation
         if self.challenge_message is not None:
             out["challenge_message"] = self.challenge_message
+        if self.answers_only:
+            out["answers_only"] = True
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
         known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel",
-                 "orientation", "unsettled", "challenge_message"}
+                 "orientation", "unsettled", "challenge_message", "answers_only"}
         home = data.get("home_channel")
         message = data.get("challenge_message")
         ai = data.get("ai")
@@ -188,6 +194,7 @@ class MatchState:
             orientation=str(data.get("orientation", "challenger")),
             challenge_message=message
             if isinstance(message, int) and not isinstance(message, bool) else None,
+            answers_only=data.get("answers_only") is True,
             extra={k: v for k, v in data.items() if k not in known})
 
 

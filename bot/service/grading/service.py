@@ -111,6 +111,8 @@ class Grading:
         row = work.row
         if row.chouette_id is not None or not self.settings.ai:
             return
+        if row.place_kind != "server" or work.state.answers_only:
+            return  # grades are posted in a channel: there, the players ask /analyze
         if not analysable(row):
             work.lines.append(variant_refusal(row))
             return

@@ -232,7 +232,8 @@ def analysis_chart(analysis: GameAnalysis, record: GameRecord, player: Player,
 
 def player_card(name: str, stats: Mapping[str, object], *, experience: int = 0,
                 established: int = 400, variants: Sequence[str] = (),
-                recent: Sequence[RecentResult] = (), form: CardForm | None = None
+                recent: Sequence[RecentResult] = (), form: CardForm | None = None,
+                personal: bool = False, personal_rating: float | None = None
                 ) -> PlayerCard:
     """The card of a player from ``Transaction.user_stats`` (rating, rating_history,
     games, games_won, matches, matches_won, balance); ``variants`` are the
@@ -254,7 +255,8 @@ def player_card(name: str, stats: Mapping[str, object], *, experience: int = 0,
         games=num("games"), games_won=num("games_won"), matches=num("matches"),
         matches_won=num("matches_won"), balance=num("balance"),
         favourite_variant=favourite(variants), recent=tuple(recent)[:10],
-        provisional=experience < established, form=form)
+        provisional=experience < established, form=form, personal=personal,
+        personal_rating=personal_rating)
 
 
 def favourite(variants: Sequence[str]) -> str:

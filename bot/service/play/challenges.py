@@ -164,7 +164,8 @@ class Challenges:
             return Reply(ok=True, text="")
         state = MatchState(hints=bool(hints or not rated), home_channel=home,
                            ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
-                           orientation=self.config.render.orientation)
+                           orientation=self.config.render.orientation,
+                           answers_only=place.answers_only or not place.in_server)
 
         async def body(tx: Transaction) -> Reply:
             existing = await tx.open_match_in_channel(place.channel_id)
@@ -180,7 +181,8 @@ class Challenges:
                 guild_id=place.guild_id, channel_id=place.channel_id,
                 white_id=actor.id, black_id=opponent.id, variant=variant_cls.name,
                 rules=rule_options.to_dict(), length=length, stake=stake,
-                rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict())
+                rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict(),
+                place_kind=place.kind.value)
             return Reply(ok=True, text="", match_id=row.id, version=row.version)
 
         made = await self.runner.transact(

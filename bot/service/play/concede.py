@@ -9,7 +9,7 @@ from bot.service.core.between import between_games
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.spans import span
-from bot.service.core.values import Actor, Expect, Place
+from bot.service.core.values import Actor, Expect, Place, refuse_without_server
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.commands import expect_turn
@@ -97,7 +97,15 @@ class Concessions:
 
     async def claim(self, place: Place, actor: Actor, expect: Expect | None = None) -> Reply:
         """The waiting player claims a game whose opponent has been idle too long (the
-        server's ``claim_after_minutes``)."""
+        server's ``claim_after_minutes``).  Not in a place without a server: nobody is
+        reminded there, so nobody may win by waiting."""
+        try:
+            refuse_without_server(place, "Claiming a game by time",
+                                  "without a server I can't remind an idle player, so a "
+                                  "game there is never won by waiting. Ask your opponent to "
+                                  "play on, or end it with /resign.")
+        except Refusal as refusal:
+            return Reply.refuse(str(refusal))
         try:
             claim_after = (await self.settings.of(place.guild_id)).claim_after_minutes
         except StorageError as error:
@@ -105,6 +113,12 @@ class Concessions:
 
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
+            if work.state.answers_only:  # (a server that did not install the bot)
+                raise Refusal("Claiming a game by time needs me in this server: the app is "
+                              "installed to your accounts only, so I can't remind an idle "
+                              "player here, and a game here is never won by waiting. Ask "
+                              "your opponent to play on, or end it with /resign; a server "
+                              "admin can add me to the server.")
             game = work.current_game()
             idle_player = game.awaiting
             if idle_player is None or idle_player is player:

@@ -10,6 +10,7 @@ from bot.config import Config
 from bot.service.core.replies import Mention, Notice, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.spans import span
+from bot.service.core.state import MatchState
 from bot.service.settings.service import SettingsService
 from engine.player import Player
 
@@ -40,6 +41,8 @@ class Reminders:
                 minutes = minutes_of.get(row.guild_id, default)
                 if minutes <= 0 or row.updated_at >= before(minutes):
                     continue  # this server reminds later, or never
+                if MatchState.from_dict(row.state).answers_only:
+                    continue  # the bot may not post there (a server without the bot)
                 loaded = await self.runner.load_row(tx, row)
                 game = loaded.game
                 if game is None or game.awaiting is None:

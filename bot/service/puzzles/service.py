@@ -26,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from bot.service.analysis.settings import AnalysisSettings
 from bot.service.core.replies import PuzzleChoices, Refusal, Reply
 from bot.service.core.runner import ActionRunner
-from bot.service.core.values import MAX_ID, Actor, Place, bad_ids
+from bot.service.core.values import MAX_ID, Actor, Place, bad_ids, without_server
 from bot.service.core.views import board
 from bot.service.pictures.service import session_before
 from bot.storage.interface import PuzzleRow, Transaction
@@ -90,6 +90,10 @@ class Puzzles:
         """Puzzle ``number`` of this server, else the oldest one ``actor`` has not answered."""
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
+        if not place.in_server:
+            return Reply.refuse(without_server(
+                place, "Puzzles", "they are made from the blunders of a server's own graded "
+                "games. Ask /hint during a game, or /analyze a finished one, instead."))
         try:
             async with self.storage.snapshot() as tx:
                 puzzle = await self._find(tx, place, actor, number)
@@ -178,6 +182,10 @@ class Puzzles:
         shows him now) and score his first answer."""
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
+        if not place.in_server:
+            return Reply.refuse(without_server(
+                place, "Puzzles", "they are made from the blunders of a server's own graded "
+                "games. Ask /hint during a game, or /analyze a finished one, instead."))
         typed = " ".join(text.split())
         if not typed:
             return Reply.refuse("Say your answer: a play such as /puzzle answer 13/7 8/7, or "

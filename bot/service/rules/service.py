@@ -86,17 +86,19 @@ class RuleBook:
                       else self.settings.defaults())
         except StorageError as error:
             return Reply.refuse(str(error))
+        # Without a server (a DM, a group DM) the operator's defaults apply.
+        whose = "the server's" if place is None or place.in_server else "the"
         try:
             check_options("rules", [variant or ""])
             defaults = server.rule_options()
             if variant:
                 inforce = InForce(get_variant(variant)(), defaults, None,
-                                  "the server's default options for a new game")
+                                  f"{whose} default options for a new game")
             else:
                 found = await self.in_channel(place) if place is not None else None
                 inforce = found or InForce(
                     get_variant(server.variant)(), defaults, None,
-                    "no game in this channel: the server's defaults for a new game")
+                    f"no game in this channel: {whose} defaults for a new game")
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         except BackgammonError as error:

@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.config import Config
 from bot.service.core.replies import ChannelMention, Notice, Part, Refusal, Reply, notice
-from bot.service.core.values import MAX_ID, Actor, Place, bad_ids
+from bot.service.core.values import MAX_ID, Actor, Place, bad_ids, without_server
 from bot.service.settings.kinds import ByIds, Names, SettingError, quoted
 from bot.service.settings.table import BY_KEY, SETTINGS, ServerSettings, Setting, build, find
 from bot.storage.interface import Storage, StorageError, Transaction
@@ -147,6 +147,11 @@ class SettingsService:
         is the server's own or the operator's default."""
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
+        if not place.in_server:
+            return Reply.refuse(without_server(
+                place, "/settings",
+                "they are a server's own defaults, chosen by its admins. Without a server "
+                "the operator's defaults apply, and each /challenge can pick its own options."))
         setting = None
         if key:
             setting = find(key)
@@ -273,6 +278,11 @@ class SettingsService:
     def _check(self, place: Place, actor: Actor, manage_server: bool) -> Reply | None:
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
+        if not place.in_server:
+            return Reply.refuse(without_server(
+                place, "/settings",
+                "they are a server's own defaults, chosen by its admins. Without a server "
+                "the operator's defaults apply, and each /challenge can pick its own options."))
         if not manage_server:
             return Reply.refuse("Only members with the Manage Server permission can change "
                                 "this server's settings. /rules shows the defaults of a new "

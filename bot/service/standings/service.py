@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.names import pad
 from bot.service.core.replies import Picture, PictureKind, Reply
-from bot.service.core.values import Actor, Place, bad_ids
+from bot.service.core.values import PERSONAL, Actor, Place, bad_ids, without_server
 from bot.service.records import ratings
 from bot.service.standings.form import (
     DEPTH,
@@ -58,6 +58,11 @@ class Standings:
                           page: int = 1, per_page: int = 10) -> Reply:
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
+        if not place.in_server:
+            return Reply.refuse(without_server(
+                place, "The leaderboard",
+                "it ranks the players of one server. Your games outside servers count "
+                "toward your personal rating, on your /stats card."))
         if order not in ORDERS:
             return Reply.refuse("Rank by rating, money or wins, or by pr (the performance "
                                 "rating of analysed standard matches) or puzzles.")
@@ -170,8 +175,15 @@ class Standings:
                 u = await tx.get_user(opp)
                 names[opp] = u.name if u else str(opp)
             form = await self._form(tx, place.guild_id, target.id)
+            # Games outside servers count toward a personal rating (issue 32): its own card
+            # in a DM, a line on a server's card when the player has one.
+            personal = None
+            if place.in_server:
+                mine = await tx.rating(PERSONAL, target.id)
+                personal = mine.rating if mine.experience else None
+        scope = "rating" if place.in_server else "personal rating (games outside servers)"
         lines = [
-            f"{target.name}: rating {s['rating']:.1f}, balance {s['balance']:+d}",
+            f"{target.name}: {scope} {s['rating']:.1f}, balance {s['balance']:+d}",
             f"matches {s['matches_won']}/{s['matches']} won, games {s['games_won']}/"
             f"{s['games']} won",
             f"gammons won {s['gammons_won']}, lost {s['gammons_lost']}; backgammons won "
@@ -184,9 +196,11 @@ class Standings:
             lines.append(f"rating history: {trail}")
         for opp, (won, lost) in sorted(s["head_to_head"].items()):
             lines.append(f"vs {names[opp]}: {won}-{lost}")
+        if personal is not None:
+            lines.append(f"personal rating (games outside servers): {personal:.1f}")
         lines.extend(form_lines(form))
-        return Reply(ok=True, text="\n".join(lines),
-                     pictures=(self._card(target, s, form),))
+        return Reply(ok=True, text="\n".join(lines), pictures=(self._card(
+            target, s, form, personal=not place.in_server, personal_rating=personal),))
 
     @staticmethod
     async def _form(tx: Transaction, guild_id: int, user_id: int) -> Form:
@@ -195,7 +209,8 @@ class Standings:
         return form_of(figures, await tx.puzzle_record(guild_id, user_id))
 
     @staticmethod
-    def _card(target: Actor, s: dict[str, Any], form: Form | None = None) -> Picture:
+    def _card(target: Actor, s: dict[str, Any], form: Form | None = None, *,
+              personal: bool = False, personal_rating: float | None = None) -> Picture:
         """The player card of ``target`` (issue 18) from ``Transaction.user_stats``."""
         from bot.service.pictures.contents import player_card
         from render.card import RecentResult, card_alt_text
@@ -209,6 +224,7 @@ class Standings:
         card = player_card(target.name, s, experience=int(s.get("experience", 0)),
                            established=ratings.ESTABLISHED_EXPERIENCE,
                            variants=s.get("variants", []), recent=recent,
-                           form=form.card() if form is not None else None)
+                           form=form.card() if form is not None else None,
+                           personal=personal, personal_rating=personal_rating)
         return Picture(PictureKind.CARD, card, f"player-{target.id}-card.png",
                        card_alt_text(card))

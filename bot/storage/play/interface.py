@@ -50,6 +50,9 @@ class MatchRow:
     winner_id: int | None
     created_at: str
     updated_at: str
+    place_kind: str = "server"
+    """Where the match lives: 'server' (a server's channel or thread), 'dm' (a direct
+    message) or 'group_dm'; a place without a server has guild_id 0, the personal scope."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +100,8 @@ class PlayTransaction(Protocol):
                            black_id: int, variant: str, rules: dict[str, Any], length: int,
                            stake: int, rated: bool, status: MatchStatus,
                            chouette_id: int | None = None,
-                           state: dict[str, Any] | None = None) -> MatchRow: ...
+                           state: dict[str, Any] | None = None,
+                           place_kind: str = "server") -> MatchRow: ...
 
     async def update_match(self, row: MatchRow, **changes: Any) -> MatchRow:
         """Apply ``changes`` to the match ``row`` was read as and bump its version; the new

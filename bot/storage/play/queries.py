@@ -13,7 +13,7 @@ from bot.storage.play.interface import EventRow, GameRow, GameStatus, MatchRow, 
 
 MATCH_COLUMNS = (
     "id, guild_id, channel_id, white_id, black_id, variant, rules, length, stake, rated, "
-    "status, chouette_id, state, version, winner_id, created_at, updated_at"
+    "status, chouette_id, state, version, winner_id, created_at, updated_at, place_kind"
 )
 GAME_COLUMNS = (
     "id, match_id, number, seed_hash, seed, dice_drawn, status, winner_id, result, "
@@ -30,6 +30,7 @@ def match_row(row: Any) -> MatchRow:
         rated=bool(row[9]), status=MatchStatus(row[10]), chouette_id=row[11],
         state=json.loads(row[12]),
         version=row[13], winner_id=row[14], created_at=row[15], updated_at=row[16],
+        place_kind=row[17],
     )
 
 
@@ -78,15 +79,17 @@ class PlayQueries(SqlPrimitives):
                            black_id: int, variant: str, rules: dict[str, Any], length: int,
                            stake: int, rated: bool, status: str,
                            chouette_id: int | None = None,
-                           state: dict[str, Any] | None = None) -> MatchRow:
+                           state: dict[str, Any] | None = None,
+                           place_kind: str = "server") -> MatchRow:
         stamp = now()
         row = await self._one(
             "INSERT INTO matches (guild_id, channel_id, white_id, black_id, variant, rules, "
-            "length, stake, rated, status, chouette_id, state, version, created_at, updated_at) "
-            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?) RETURNING {MATCH_COLUMNS}",
+            "length, stake, rated, status, chouette_id, state, version, created_at, updated_at, "
+            "place_kind) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?) RETURNING {MATCH_COLUMNS}",
             (guild_id, channel_id, white_id, black_id, variant, dumps(rules), length,
              check_int64("the stake", stake), int(rated), status, chouette_id,
-             dumps(state or {}), stamp, stamp),
+             dumps(state or {}), stamp, stamp, place_kind),
         )
         assert row is not None
         return match_row(row)
@@ -104,10 +107,12 @@ class PlayQueries(SqlPrimitives):
         return changed == 1
 
     async def idle_matches(self, older_than: str) -> list[MatchRow]:
-        """Active matches whose last action is older than ``older_than`` (ISO time)."""
+        """Active matches in servers whose last action is older than ``older_than`` (ISO
+        time); a place without a server has no reminders (the bot can't post there)."""
         rows = await self._all(
             f"SELECT {MATCH_COLUMNS} FROM matches WHERE status = 'active' "
-            "AND updated_at < ? AND reminded_version < version ORDER BY updated_at",
+            "AND place_kind = 'server' AND updated_at < ? AND reminded_version < version "
+            "ORDER BY updated_at",
             (older_than,))
         return [match_row(r) for r in rows]
 

@@ -551,21 +551,24 @@ async def test_the_chouette_buttons_answer_in_time_with_a_slow_database(
     host.storage_factory = slow_storage(fake)
     alice, bob, carol = users(fake)
     bot = await host.start()
-    storage = host.storage
-    assert isinstance(storage, SlowStorage)
-    monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
-    await (await fake.slash(alice, "chouette open", stake=5)).public()
-    await (await fake.slash(bob, "chouette join")).public()
-    await (await fake.slash(carol, "chouette join")).public()
-    await (await fake.slash(carol, "chouette start")).public()
-    storage.slow = True
-    sweep = Sweep(fake, [alice, bob, carol])
-    record = await fake.slash(bob, "move", moves="8/5 6/5")  # the captain
-    await answered(fake, record)
-    sweep.check("/move", record)
-    for label, user in (("Double", alice), ("Drop", carol), ("Take", bob)):
-        board = sweep.board()
-        assert user.id in button_users(board, label), (label, board.labels())
-        await sweep.click(board, label, user)
-    assert sweep.late == []
-    assert "bob takes: the cube is at 2" in sweep.board().text
+    try:
+        storage = host.storage
+        assert isinstance(storage, SlowStorage)
+        monkeypatch.setattr(bot.presenter, "defer_after", 0.1)
+        await (await fake.slash(alice, "chouette open", stake=5)).public()
+        await (await fake.slash(bob, "chouette join")).public()
+        await (await fake.slash(carol, "chouette join")).public()
+        await (await fake.slash(carol, "chouette start")).public()
+        storage.slow = True
+        sweep = Sweep(fake, [alice, bob, carol])
+        record = await fake.slash(bob, "move", moves="8/5 6/5")  # the captain
+        await answered(fake, record)
+        sweep.check("/move", record)
+        for label, user in (("Double", alice), ("Drop", carol), ("Take", bob)):
+            board = sweep.board()
+            assert user.id in button_users(board, label), (label, board.labels())
+            await sweep.click(board, label, user)
+        assert sweep.late == []
+        assert "bob takes: the cube is at 2" in sweep.board().text
+    finally:
+        await host.stop()

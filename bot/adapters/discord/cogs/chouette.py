@@ -55,7 +55,7 @@ class ChouetteCog(ServiceCog):
     """The chouette table: open, join, leave, start, suggest, status."""
 
     chouette = app_commands.Group(
-        name="chouette", guild_only=True,
+        name="chouette",  # offered everywhere: in a DM the service says why it needs a server
         description="Chouette: one player in the box against a team of two or more")
 
     @property

@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bot.adapters.discord import places
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
-from bot.adapters.discord.convert import actor_of, place_of
+from bot.adapters.discord.convert import actor_of, bot_is_member, place_of
 from bot.adapters.discord.errors import MissingPermission
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
 from bot.adapters.discord.presenter import choices, private_text
@@ -151,7 +151,6 @@ class GameCog(ServiceCog):
     @app_commands.choices(scoring=SCORING, level=LEVELS, higher_die=HIGHER_DIE,
                           drop_scoring=DROP_SCORING, opening=OPENINGS)
     @app_commands.autocomplete(variant_rules=variant_rules_autocomplete)
-    @app_commands.guild_only()
     @board_permissions
     async def challenge(self, interaction: Interaction, opponent: discord.User,
                         length: app_commands.Range[int, 1, 25] | None = None,
@@ -184,9 +183,12 @@ class GameCog(ServiceCog):
         note = ""
         server = await self.presenter.call(  # threads, channels (deferred if slow)
             interaction, self.service.server_settings(place.guild_id))
-        # A thread (a forum's post too) holds no thread: the game is played in it.
+        # A thread (a forum's post too) holds no thread: the game is played in it.  A
+        # thread only where the bot is a member (a DM has none; in a server that did not
+        # install the app it may only answer interactions: the game stays here).
         if server.threads and server.games_allowed(place) and isinstance(
-                channel, discord.TextChannel | discord.ForumChannel):
+                channel, discord.TextChannel | discord.ForumChannel) and bot_is_member(
+                interaction):
             lacking = places.missing(channel, interaction.app_permissions)
             if not lacking:
                 note = await self._challenge_in_thread(interaction, channel, place, opponent,
@@ -252,32 +254,27 @@ class GameCog(ServiceCog):
         return ""
 
     @app_commands.command(description="Accept the challenge waiting for you in this channel")
-    @app_commands.guild_only()
     @board_permissions
     async def accept(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.ACCEPT)
 
     @app_commands.command(description="Decline the challenge waiting for you in this channel")
-    @app_commands.guild_only()
     async def decline(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.DECLINE)
 
     @app_commands.command(description="Withdraw your challenge before it is accepted")
-    @app_commands.guild_only()
     async def cancel(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.CANCEL)
 
     # -------------------------------------------------------------- play
 
     @app_commands.command(description="Roll the dice")
-    @app_commands.guild_only()
     @board_permissions
     async def roll(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.ROLL)
 
     @app_commands.command(description="Move your checkers, e.g. 13/7 8/7 or bar/22 24/20")
     @app_commands.describe(moves="Your play in standard notation, e.g. 13/7 8/7 (autocompletes)")
-    @app_commands.guild_only()
     @board_permissions
     async def move(self, interaction: Interaction, moves: str) -> None:
         await self.act(interaction, Action.MOVE, moves)
@@ -285,7 +282,7 @@ class GameCog(ServiceCog):
     @move.autocomplete("moves")
     async def move_autocomplete(self, interaction: Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
-        if interaction.guild_id is None or interaction.channel_id is None:
+        if interaction.channel_id is None:
             return []
         plays = await choices(self.service.suggestions(place_of(interaction),
                                                        actor_of(interaction.user), current))
@@ -293,31 +290,26 @@ class GameCog(ServiceCog):
 
     @app_commands.command(description="Take back this turn's moves, or your finished play "
                                       "until the opponent rolls")
-    @app_commands.guild_only()
     @board_permissions
     async def undo(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.UNDO)
 
     @app_commands.command(description="Offer a double (turn the cube)")
-    @app_commands.guild_only()
     @board_permissions
     async def double(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.DOUBLE)
 
     @app_commands.command(description="Take the double")
-    @app_commands.guild_only()
     @board_permissions
     async def take(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.TAKE)
 
     @app_commands.command(description="Drop (pass) the double and lose the game at the cube")
-    @app_commands.guild_only()
     @board_permissions
     async def drop(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.DROP)
 
     @app_commands.command(description="Beaver: take the double and redouble at once")
-    @app_commands.guild_only()
     @board_permissions
     async def beaver(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.BEAVER)
@@ -325,7 +317,6 @@ class GameCog(ServiceCog):
     @app_commands.command(description="Offer to resign a single game, gammon or backgammon")
     @app_commands.describe(kind="What you give up (default: a single game)")
     @app_commands.choices(kind=RESIGN_KINDS)
-    @app_commands.guild_only()
     @board_permissions
     async def resign(self, interaction: Interaction,
                      kind: app_commands.Choice[str] | None = None) -> None:
@@ -333,13 +324,11 @@ class GameCog(ServiceCog):
 
     @app_commands.command(description="Pick an option when the game asks you to choose")
     @app_commands.describe(option="The option to pick")
-    @app_commands.guild_only()
     @board_permissions
     async def choose(self, interaction: Interaction, option: str) -> None:
         await self.act(interaction, Action.CHOOSE, option)
 
     @app_commands.command(description="Claim the game when your opponent has not acted in time")
-    @app_commands.guild_only()
     @board_permissions
     async def claim(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.CLAIM)
@@ -347,31 +336,26 @@ class GameCog(ServiceCog):
     @app_commands.command(description="Abandon the match (you lose it)")
     @app_commands.describe(confirm="Abandon for good: you lose the game in progress and the "
                                    "match (money play: the session ends)")
-    @app_commands.guild_only()
     @board_permissions
     async def forfeit(self, interaction: Interaction, confirm: bool = False) -> None:
         await self.act(interaction, Action.FORFEIT, "confirm" if confirm else None)
 
     @app_commands.command(description="End a money session between games")
-    @app_commands.guild_only()
     @board_permissions
     async def stop(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.STOP)
 
     @app_commands.command(description="Play the last match here again")
-    @app_commands.guild_only()
     @board_permissions
     async def rematch(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.REMATCH)
 
     @app_commands.command(description="Show the board of the game in this channel")
-    @app_commands.guild_only()
     @board_permissions
     async def board(self, interaction: Interaction) -> None:
         await self.act(interaction, Action.BOARD)
 
     @app_commands.command(description="The AI's best plays for your roll, or its cube advice")
-    @app_commands.guild_only()
     async def hint(self, interaction: Interaction) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.hint(place, actor))
@@ -383,7 +367,6 @@ class GameCog(ServiceCog):
                            depth="strong (GNU 1-ply, default) or expert (GNU 2-ply, slower)")
     @app_commands.choices(depth=[app_commands.Choice(name=n, value=n)
                                  for n in ("strong", "expert")])
-    @app_commands.guild_only()
     @board_permissions
     async def analyze(self, interaction: Interaction,
                       game: app_commands.Range[int, 1, 100_000] | None = None,

@@ -93,7 +93,6 @@ class GradingCog(ServiceCog):
                                   "no double, take, pass (default: show the puzzle)",
                            number="Which puzzle (default: the next one you have not "
                                   "answered)")
-    @app_commands.guild_only()
     async def puzzle(self, interaction: Interaction, answer: str | None = None,
                      number: app_commands.Range[int, 1, 1_000_000_000] | None = None) -> None:
         place, actor = self.where(interaction)

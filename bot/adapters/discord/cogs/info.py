@@ -29,7 +29,6 @@ class InfoCog(ServiceCog):
     @app_commands.describe(order="Rank by rating, money won, wins, PR (analysed standard "
                                  "matches) or puzzles solved", page="Page number")
     @app_commands.choices(order=ORDERS)
-    @app_commands.guild_only()
     async def leaderboard(self, interaction: Interaction,
                           order: app_commands.Choice[str] | None = None,
                           page: app_commands.Range[int, 1, 1000] = 1) -> None:
@@ -39,7 +38,6 @@ class InfoCog(ServiceCog):
 
     @app_commands.command(description="Backgammon statistics of a player (you by default)")
     @app_commands.describe(user="Whose statistics (default: yours)")
-    @app_commands.guild_only()
     async def stats(self, interaction: Interaction, user: discord.User | None = None) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.stats(
@@ -53,7 +51,6 @@ class InfoCog(ServiceCog):
                            game="At a chouette table: which of the table's games "
                                 "(default: the latest)")
     @app_commands.choices(fmt=EXPORT_FORMATS)
-    @app_commands.guild_only()
     @app_commands.checks.bot_has_permissions(attach_files=True)
     async def export(self, interaction: Interaction,
                      fmt: app_commands.Choice[str] | None = None,
@@ -66,7 +63,6 @@ class InfoCog(ServiceCog):
                                       "its published seed")
     @app_commands.describe(game="The game's number as this channel shows it (default: the "
                                 "last finished game here)")
-    @app_commands.guild_only()
     async def verify(self, interaction: Interaction,
                      game: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:
         place, actor = self.where(interaction)
@@ -78,8 +74,7 @@ class InfoCog(ServiceCog):
                                    "the game in this channel, else the server's defaults)")
     async def rules(self, interaction: Interaction,
                     variant: app_commands.Transform[str, VariantName] | None = None) -> None:
-        place = (place_of(interaction) if interaction.guild_id is not None
-                 and interaction.channel_id is not None else None)
+        place = place_of(interaction) if interaction.channel_id is not None else None
         reply = await self.presenter.call(interaction, self.service.rules(variant, place))
         await self.presenter.private(interaction, reply.text)
 
@@ -92,6 +87,10 @@ class InfoCog(ServiceCog):
                 name += " " + "|".join(sub.name for sub in command.commands)
             description = getattr(command, "description", "")
             lines.append(f"`/{name}` {description}")
+        lines.append("Installed to your account, I play in DMs and group DMs too: matches, "
+                     "money play and games against me (your personal rating); chouette, "
+                     "tournaments and the leaderboard need a server. There, **Refresh** "
+                     "under a board shows the game now.")
         lines.append("Start with `/challenge @user`; the buttons under each board show "
                      "what you can do next. A finished play can be taken back (`/undo`) "
                      "until the opponent rolls: after a play his throw waits for him, even "

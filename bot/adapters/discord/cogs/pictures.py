@@ -19,7 +19,6 @@ class PicturesCog(ServiceCog):
 
     @app_commands.command(description="A game of this channel's match as an animation")
     @app_commands.describe(game="Game number (default: the last finished game here)")
-    @app_commands.guild_only()
     @app_commands.checks.bot_has_permissions(attach_files=True)
     async def replay(self, interaction: Interaction,
                      game: app_commands.Range[int, 1, 100_000] | None = None) -> None:

@@ -20,7 +20,6 @@ class RecordsCog(ServiceCog):
                                       "(the match so far, or one game)")
     @app_commands.describe(game="The game's number as this channel shows it (default: every "
                                 "game of the match; at a chouette table, the latest)")
-    @app_commands.guild_only()
     @app_commands.checks.bot_has_permissions(attach_files=True)
     async def history(self, interaction: Interaction,
                       game: app_commands.Range[int, 1, 1_000_000] | None = None) -> None:

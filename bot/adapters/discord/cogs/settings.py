@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
+from bot.adapters.discord.convert import GUILD_CONTEXT, GUILD_INSTALL
 from bot.service.settings.service import SettingsService
 
 if TYPE_CHECKING:
@@ -94,7 +95,9 @@ class SettingsCog(ServiceCog):
 
     settings = app_commands.Group(
         name="settings", description="This server's own defaults for games and tournaments",
-        guild_only=True, default_permissions=discord.Permissions(manage_guild=True))
+        # Only in servers that installed the app: the settings are a server's own.
+        guild_only=True, allowed_contexts=GUILD_CONTEXT, allowed_installs=GUILD_INSTALL,
+        default_permissions=discord.Permissions(manage_guild=True))
 
     @settings.command(description="The server's settings, or what one setting takes")
     @app_commands.describe(key="One setting (autocompletes)")

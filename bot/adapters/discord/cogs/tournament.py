@@ -29,7 +29,7 @@ from discord.ext import commands, tasks
 from bot.adapters.discord import places
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName, rule_terms
-from bot.adapters.discord.convert import actor_of, has_role
+from bot.adapters.discord.convert import GUILD_CONTEXT, GUILD_INSTALL, actor_of, has_role
 from bot.adapters.discord.tournament_ui import (
     SignupButton,
     open_pairing,
@@ -56,9 +56,14 @@ NOT_TEXT_CHANNEL = ("Create a tournament in a text or announcement channel: each
 class TournamentCog(ServiceCog):
     """Tournaments from sign-up to champion."""
 
+    # Only in servers that installed the app: a tournament's threads, sign-up message and
+    # reminders are posted by the bot (Discord does not offer it anywhere else).
     tournament = app_commands.Group(name="tournament", guild_only=True,
+                                    allowed_contexts=GUILD_CONTEXT,
+                                    allowed_installs=GUILD_INSTALL,
                                     description="Tournaments run by the bot")
     admin = app_commands.Group(name="tournament-admin", guild_only=True,
+                               allowed_contexts=GUILD_CONTEXT, allowed_installs=GUILD_INSTALL,
                                description="Run the server's tournaments (organisers)",
                                default_permissions=discord.Permissions(manage_guild=True))
 

@@ -32,6 +32,7 @@ import service_driver as driver
 
 from bot.config import Config
 from bot.service.game import GameService
+from bot.service.records.verify import dice_of_record
 from bot.storage.sqlite import SqliteStorage
 
 pytestmark = pytest.mark.slow
@@ -173,8 +174,15 @@ async def test_audit_notices_a_lost_or_altered_action(tmp_path: Path) -> None:
         assert (await driver.audit(storage))[0] == []
         db = storage.db
         await db.execute("UPDATE games SET dice_drawn = dice_drawn + 1 WHERE id = 1")
-        await db.execute("DELETE FROM events WHERE game_id = 2 AND seq = "
-                         "(SELECT MAX(seq) FROM events WHERE game_id = 2)")
+        # Game 2 loses its last throw and what followed it (a lost action): the last event
+        # itself may be a move or a cube action, which draws no dice, so the record is cut
+        # at its last throw of the dice (the game's dice are random here).
+        async with db.execute("SELECT seq, data FROM events WHERE game_id = 2 "
+                              "ORDER BY seq") as cur:
+            rows = await cur.fetchall()
+        throws = [seq for seq, data in rows if dice_of_record([json.loads(data)])]
+        assert throws, rows
+        await db.execute("DELETE FROM events WHERE game_id = 2 AND seq >= ?", (throws[-1],))
         problems, _ = await driver.audit(storage)
         assert any("game 1 (id 1" in p and "dice_drawn" in p for p in problems), problems
         assert any("id 2" in p and "dice_drawn" in p for p in problems), problems

@@ -87,7 +87,6 @@ async def guarded(call: Awaitable[Reply]) -> Reply:
         return Reply.refuse(str(error))
 
 
-
 _P = ParamSpec("_P")
 TOURNAMENT_WHY = ("its sign-ups, rounds, pairings, deadlines and reminders are run in a "
                   "server's channels, where I post them.")
@@ -97,12 +96,12 @@ def tournaments_need_a_server(
         method: Callable[Concatenate[GameService, Place, _P], Awaitable[Reply]]
         ) -> Callable[Concatenate[GameService, Place, _P], Awaitable[Reply]]:
     """A tournament command: refused with the reason in a place without a server."""
+    @functools.wraps(method)
     async def checked(self: GameService, place: Place, /, *args: _P.args,
                       **kwargs: _P.kwargs) -> Reply:
         if not place.in_server:
             return Reply.refuse(without_server(place, "A tournament", TOURNAMENT_WHY))
         return await method(self, place, *args, **kwargs)
-    checked.__name__, checked.__doc__ = method.__name__, method.__doc__
     return checked
 
 

@@ -9,10 +9,10 @@ from bot.names import display_name
 from bot.service.core.replies import Mention, Refusal
 
 MAX_ID = 2**63 - 1
+"""Platform ids are stored as signed 64-bit integers (SQLite, PostgreSQL bigint)."""
 PERSONAL = 0
 """The scope (``guild_id``) of every place without a server: its games count toward the
 players' personal ratings, money and statistics (Discord never gives a server id 0)."""
-"""Platform ids are stored as signed 64-bit integers (SQLite, PostgreSQL bigint)."""
 
 
 def check_id(value: int, what: str) -> int:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import io
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -36,6 +37,11 @@ from render.layout import DEFAULT_WIDTH, MIN_WIDTH
 from render.png import GIF_TRANSPARENT, _fit, _render, board_indexed, board_palette, font
 from render.theme import Theme, get_theme
 from render.view import BoardView
+
+try:  # the C frame encoder (render/_gif.c), built by pip install where a compiler is
+    from render import _gif
+except ImportError:  # pragma: no cover - a machine without a C compiler
+    _gif = None  # type: ignore[assignment]
 
 MAX_BYTES = 8 * 1024 * 1024 - 64 * 1024
 """Discord's upload limit for a bot without boosts (8 MiB), less a margin."""
@@ -192,14 +198,19 @@ _UNCHANGED = [255] + [0] * 255
 """A difference of 0 (the same palette index) to 1 in a mask, anything else to 0."""
 
 
-def animated_gif(images: list[Image.Image], times: tuple[int, ...]) -> bytes:
+def animated_gif(images: list[Image.Image], times: tuple[int, ...],
+                 encoder: Callable[[Image.Image, Image.Image | None], Delta] | None = None
+                 ) -> bytes:
     """An animated GIF of "P" images on one palette, each shown ``times`` ms, looping.
 
-    Written here as Pillow's ``save_all(optimize=True, disposal=1, transparency=...)``
+    Written as Pillow's ``save_all(optimize=True, disposal=1, transparency=...)``
     writes it, less its work on each whole frame (copies, palette checks): each frame
     after the first is the rectangle that changed, its unchanged pixels the
     transparent index (LZW stores their runs in a few bits), not disposed; a frame
-    identical to the one before lengthens it.  Pillow's LZW encodes each rectangle."""
+    identical to the one before lengthens it.  ``encoder`` finds the rectangle and
+    encodes it: :func:`delta_c` (C, ``render/_gif.c``) when it is built, else
+    :func:`delta_pillow` (Pillow's LZW), the same pictures."""
+    encode_one = encoder or DELTA
     width, height = images[0].size
     colours = bytes(images[0].getpalette() or [])[:768].ljust(768, b"\0")
     parts = [b"GIF89a", struct.pack("<HHBBB", width, height, 0xF7, 0, 0), colours,
@@ -207,24 +218,48 @@ def animated_gif(images: list[Image.Image], times: tuple[int, ...]) -> bytes:
     frames: list[list[Any]] = []
     previous: Image.Image | None = None
     for img, ms in zip(images, times, strict=True):
-        if previous is None:
-            box: tuple[int, int, int, int] | None = (0, 0, width, height)
-            piece = img
-        else:
-            delta = ImageChops.subtract_modulo(img, previous)
-            box = delta.getbbox()
-            if box is None:
-                frames[-1][2] += ms
-                continue
-            piece = img.crop(box)
-            piece.paste(TRANSPARENT, mask=delta.crop(box).point(_UNCHANGED, "1"))
-        frames.append([box, _lzw(piece), ms])
+        found = encode_one(img, previous)
+        if found is None:
+            frames[-1][2] += ms
+            continue
+        frames.append([found[0], found[1], ms])
         previous = img
     for (x0, y0, x1, y1), data, ms in frames:
         parts.append(b"!\xf9\x04\x05" + struct.pack("<HBB", int(ms / 10), TRANSPARENT, 0))
         parts.append(b"," + struct.pack("<HHHHB", x0, y0, x1 - x0, y1 - y0, 0) + data)
     parts.append(b";")
     return b"".join(parts)
+
+
+Delta = tuple[tuple[int, int, int, int], bytes] | None
+"""A frame after the one before: the box that changed (x1, y1 exclusive) and its
+GIF image data (LZW code size, sub-blocks, terminator); None when nothing changed."""
+
+
+def delta_pillow(img: Image.Image, previous: Image.Image | None) -> Delta:
+    """The frame's box and data by Pillow: the difference, its box, the unchanged
+    pixels made transparent, Pillow's LZW."""
+    if previous is None:
+        return (0, 0, img.width, img.height), _lzw(img)
+    diff = ImageChops.subtract_modulo(img, previous)
+    box = diff.getbbox()
+    if box is None:
+        return None
+    piece = img.crop(box)
+    piece.paste(TRANSPARENT, mask=diff.crop(box).point(_UNCHANGED, "1"))
+    return box, _lzw(piece)
+
+
+def delta_c(img: Image.Image, previous: Image.Image | None) -> Delta:
+    """The frame's box and data by ``render/_gif.c`` in one pass (unchanged runs taken
+    a code at a time, not a pixel at a time)."""
+    assert _gif is not None
+    found = _gif.frame(img.tobytes(), None if previous is None else previous.tobytes(),
+                       img.width, img.height, TRANSPARENT)
+    if found is None:
+        return None
+    x0, y0, x1, y1, data = found
+    return (x0, y0, x1, y1), data
 
 
 def _lzw(piece: Image.Image) -> bytes:
@@ -259,6 +294,9 @@ def _lzw(piece: Image.Image) -> bytes:
 
 TRANSPARENT = GIF_TRANSPARENT
 """The palette index kept free for the pixels a frame does not change."""
+
+DELTA = delta_c if _gif is not None else delta_pillow
+"""The frame encoder used: C where it is built, else Pillow's."""
 
 
 def gif_palette(th: Theme, width: int, chouette: bool) -> Image.Image:

@@ -51,7 +51,7 @@ typedef struct {
     int failed;
 } Lzw;
 
-static void put_byte(Lzw *z, uint8_t b) {
+static inline void put_byte(Lzw *z, uint8_t b) {
     if (z->len == z->cap) {
         size_t cap = z->cap ? z->cap * 2 : 65536;
         uint8_t *p = realloc(z->out, cap);
@@ -65,7 +65,7 @@ static void put_byte(Lzw *z, uint8_t b) {
     z->out[z->len++] = b;
 }
 
-static void output(Lzw *z, int code) {
+static inline void output(Lzw *z, int code) {
     z->acc |= (uint64_t)code << z->nacc;
     z->nacc += z->bits;
     while (z->nacc >= 8) {
@@ -155,7 +155,7 @@ static inline int lookup(const Lzw *z, int32_t key) {
 
 /* After ``prefix`` was emitted and ``pixel`` did not extend it: the next code, or a
    clear code when the table is full (giflib's order). */
-static void grow(Lzw *z, int prefix, int pixel) {
+static inline void grow(Lzw *z, int prefix, int pixel) {
     if (z->running >= MAX_CODE) {
         output(z, z->clear);
         reset(z);

@@ -855,15 +855,16 @@ _patch_lock = threading.Lock()
 
 @lru_cache(maxsize=32)
 def _indexed_background(th: Theme, size: int, chouette: bool, gif: bool,
-                        pad: int) -> Image.Image:
+                        pad: int, below: int = 0) -> Image.Image:
     """The background converted to the palette, with ``pad`` columns of index 0 at the
-    left (one: each row of the PNG starts with its filter byte, 0 = none)."""
+    left (one: each row of the PNG starts with its filter byte, 0 = none) and ``below``
+    rows of index 0 under it (room for a replay's caption)."""
     bg = background(th, size, chouette)
     pal = board_palette(th, size, chouette, gif)
     p = bg.quantize(palette=pal, dither=Image.Dither.NONE)
-    if not pad:
+    if not pad and not below:
         return p
-    out = Image.new("P", (p.width + pad, p.height), 0)
+    out = Image.new("P", (p.width + pad, p.height + below), 0)
     out.putpalette(p.getpalette() or [])
     out.paste(p, (pad, 0))
     return out
@@ -947,13 +948,13 @@ def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: boo
 
 
 def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
-                  pad: int = 0) -> Image.Image:
+                  pad: int = 0, below: int = 0) -> Image.Image:
     """The picture in the palette's colours ("P" mode): the same pixels as
     ``_render(...).quantize(palette=board_palette(...), dither=NONE)``, with ``pad``
-    columns of index 0 at its left."""
+    columns of index 0 at its left and ``below`` rows of index 0 under it."""
     chouette = view.chouette is not None
     pal = board_palette(th, size, chouette, gif)
-    canvas = _indexed_background(th, size, chouette, gif, pad).copy()
+    canvas = _indexed_background(th, size, chouette, gif, pad, below).copy()
     into = canvas.im  # pasted into straight: patches are of the same mode, in bounds
     ops = _operations(view, th, size)
     context = _context(th, size, chouette, gif)

@@ -136,16 +136,14 @@ def frame_indexed(frame: ReplayFrame, th: Theme, width: int, index: int, total: 
                   ) -> Image.Image:
     """The same frame in the GIF's palette: ``frame_image(...).quantize(gif palette)``
     pixel for pixel, the board from :func:`render.png.board_indexed` (its remembered
-    patches), only the caption strip converted."""
+    patches) with room below it for the caption strip, only the strip converted."""
     chouette = frame.board.chouette is not None
-    board = board_indexed(frame.board, th, width, gif=True)
+    height = caption_height(width)
+    img = board_indexed(frame.board, th, width, gif=True, below=height)
     pal = board_palette(th, width, chouette, gif=True)
-    caption = _caption(frame, th, width, board.width, index, total).quantize(
+    caption = _caption(frame, th, width, img.width, index, total).quantize(
         palette=pal, dither=Image.Dither.NONE)
-    img = Image.new("P", (board.width, board.height + caption.height), 0)
-    img.putpalette(pal.getpalette() or [])
-    img.paste(board, (0, 0))
-    img.paste(caption, (0, board.height))
+    img.paste(caption, (0, img.height - height))
     return img
 
 

@@ -80,3 +80,22 @@ def test_wrong_config_file_gives_one_line_not_a_traceback(tmp_path: Path) -> Non
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert lines == ["config error: timeouts.claim_after_minutes must be a number, got 'soon'"]
+
+
+def test_render_workers_leave_the_event_loop_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """By default one render worker fewer than the cores, at least one (issue 35: on 2
+    cores, two workers and the event loop took turns and a move's p99 tripled); a value
+    in the file still wins."""
+    import os
+
+    from bot import config as config_module
+
+    for cores, workers in ((1, 1), (2, 1), (4, 3), (16, 15)):
+        monkeypatch.setattr(os, "sched_getaffinity", lambda _pid, n=cores: set(range(n)),
+                            raising=False)
+        assert config_module.default_render_workers() == workers
+        assert parse_config("").render.workers == workers
+        assert parse_config("[render]\nworkers = 2\n").render.workers == 2
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    assert config_module.default_render_workers() == 7

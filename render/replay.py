@@ -197,8 +197,7 @@ _UNCHANGED = [255] + [0] * 255
 
 
 def animated_gif(images: list[Image.Image], times: tuple[int, ...],
-                 encoder: Callable[[Image.Image, Image.Image | None], Delta] | None = None
-                 ) -> bytes:
+                 encoder: Encoder | None = None) -> bytes:
     """An animated GIF of "P" images on one palette, each shown ``times`` ms, looping.
 
     Written as Pillow's ``save_all(optimize=True, disposal=1, transparency=...)``
@@ -214,14 +213,15 @@ def animated_gif(images: list[Image.Image], times: tuple[int, ...],
     parts = [b"GIF89a", struct.pack("<HHBBB", width, height, 0xF7, 0, 0), colours,
              b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"]
     frames: list[list[Any]] = []
-    previous: Image.Image | None = None
+    previous: bytes | None = None
     for img, ms in zip(images, times, strict=True):
-        found = encode_one(img, previous)
+        raw = img.tobytes()
+        found = encode_one(raw, previous, width, height)
         if found is None:
             frames[-1][2] += ms
             continue
         frames.append([found[0], found[1], ms])
-        previous = img
+        previous = raw
     for (x0, y0, x1, y1), data, ms in frames:
         parts.append(b"!\xf9\x04\x05" + struct.pack("<HBB", int(ms / 10), TRANSPARENT, 0))
         parts.append(b"," + struct.pack("<HHHHB", x0, y0, x1 - x0, y1 - y0, 0) + data)
@@ -234,12 +234,18 @@ Delta = tuple[tuple[int, int, int, int], bytes] | None
 GIF image data (LZW code size, sub-blocks, terminator); None when nothing changed."""
 
 
-def delta_pillow(img: Image.Image, previous: Image.Image | None) -> Delta:
+Encoder = Callable[[bytes, bytes | None, int, int], Delta]
+"""A frame encoder: the frame's palette indices (row by row), the frame before's (None
+for the first frame), the width and the height; the :data:`Delta` to write."""
+
+
+def delta_pillow(current: bytes, previous: bytes | None, width: int, height: int) -> Delta:
     """The frame's box and data by Pillow: the difference, its box, the unchanged
     pixels made transparent, Pillow's LZW."""
+    img = Image.frombytes("P", (width, height), current)
     if previous is None:
-        return (0, 0, img.width, img.height), _lzw(img)
-    diff = ImageChops.subtract_modulo(img, previous)
+        return (0, 0, width, height), _lzw(img)
+    diff = ImageChops.subtract_modulo(img, Image.frombytes("P", (width, height), previous))
     box = diff.getbbox()
     if box is None:
         return None
@@ -248,12 +254,11 @@ def delta_pillow(img: Image.Image, previous: Image.Image | None) -> Delta:
     return box, _lzw(piece)
 
 
-def delta_c(img: Image.Image, previous: Image.Image | None) -> Delta:
+def delta_c(current: bytes, previous: bytes | None, width: int, height: int) -> Delta:
     """The frame's box and data by ``render/_gif.c`` in one pass (unchanged runs taken
     a code at a time, not a pixel at a time)."""
     assert _gif is not None
-    found = _gif.frame(img.tobytes(), None if previous is None else previous.tobytes(),
-                       img.width, img.height, TRANSPARENT)
+    found = _gif.frame(current, previous, width, height, TRANSPARENT)
     if found is None:
         return None
     x0, y0, x1, y1, data = found

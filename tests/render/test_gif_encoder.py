@@ -9,13 +9,12 @@ from __future__ import annotations
 import io
 import random
 import shutil
-from collections.abc import Callable
 
 import pytest
 from PIL import Image, ImageSequence
 
 from render import replay
-from render.replay import TRANSPARENT, Delta, animated_gif, delta_pillow
+from render.replay import TRANSPARENT, Encoder, animated_gif, delta_pillow
 
 try:
     from render import _gif
@@ -25,7 +24,7 @@ except ImportError:  # pragma: no cover - only where the extension could not be 
 NO_COMPILER = shutil.which("cc") is None and shutil.which("gcc") is None
 
 
-def c_encoder() -> Callable[[Image.Image, Image.Image | None], Delta]:
+def c_encoder() -> Encoder:
     if _gif is None:
         if NO_COMPILER:
             pytest.skip("render/_gif.c is not built: this machine has no C compiler "
@@ -38,7 +37,7 @@ def c_encoder() -> Callable[[Image.Image, Image.Image | None], Delta]:
 ENCODERS = ["c", "pillow"]
 
 
-def encoder(name: str) -> Callable[[Image.Image, Image.Image | None], Delta]:
+def encoder(name: str) -> Encoder:
     return c_encoder() if name == "c" else delta_pillow
 
 
@@ -148,10 +147,12 @@ def test_the_c_encoder_finds_the_same_box_as_pillow() -> None:
         after = before.copy()
         for _ in range(rng.randint(1, 6)):
             after.putpixel((rng.randrange(w), rng.randrange(h)), rng.randrange(8) + 9)
-        c, pil = enc(after, before), delta_pillow(after, before)
+        c = enc(after.tobytes(), before.tobytes(), w, h)
+        pil = delta_pillow(after.tobytes(), before.tobytes(), w, h)
         assert c is not None and pil is not None
         assert c[0] == pil[0]
-    assert enc(before, before.copy()) is None
+    assert enc(before.tobytes(), before.tobytes(), w, h) is None
+    assert delta_pillow(before.tobytes(), before.tobytes(), w, h) is None
 
 
 def test_the_c_encoder_refuses_what_is_not_a_picture() -> None:

@@ -171,9 +171,10 @@ def default_render_workers() -> int:
     """One render worker fewer than the cores this process may run on, at least one.
 
     The event loop (every game's actions, Discord's heartbeats) needs a core of its own:
-    on 2 cores, two workers and the loop took turns on the cores, and at 75 % of the
-    saturation a move's p99 was 83 ms against 29 ms with one worker, which also
-    saturated higher (issue 35, ``bench/run.py service``)."""
+    on 2 cores, two workers and the loop took turns on the cores; at 75 % of the
+    saturation a move's p99 was 38-52 ms with two workers against 19 ms with one,
+    which also saturated higher: 607 actions/s against 490-499 (issue 35,
+    ``bench/run.py service``)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux: every core

@@ -84,7 +84,7 @@ def test_wrong_config_file_gives_one_line_not_a_traceback(tmp_path: Path) -> Non
 
 def test_render_workers_leave_the_event_loop_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """By default one render worker fewer than the cores, at least one (issue 35: on 2
-    cores, two workers and the event loop took turns and a move's p99 tripled); a value
+    cores, two workers and the event loop took turns and a move's p99 doubled); a value
     in the file still wins."""
     import os
 

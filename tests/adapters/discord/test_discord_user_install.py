@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import replace
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -405,3 +406,52 @@ async def test_long_work_in_a_dm_answers_through_the_token(
     assert told.ephemeral and "did not finish within the 15 minutes" in told.text
     release.set()
     assert no_calls_on(fake, dm) == [] and fake.refusals == []
+
+
+async def test_a_chouette_in_a_server_that_only_its_players_installed_it_to(
+        fake: FakeDiscord, tmp_path: Path, discord_limits: list[str]) -> None:
+    """A chouette needs no thread and no message of the bot's own: in a server the bot is
+    not a member of, three players who installed the app open, join and start a table,
+    the captain moves, the box doubles and the team answers, each by an interaction's
+    answer; the table is the server's (not a personal place); no call on the channel."""
+    from discord_e2e import BOARD_WIDTH, Script, pngs
+
+    alice, bob, carol = users(fake)
+    fake.install_to_user(alice, bob, carol)
+    guild, lounge = fake.add_foreign_guild()
+    script = Script([6, 5, 4,   # seat throws: alice, bob, carol
+                     1, 3])     # game 1 opening: box 1, captain 3
+    host = Host(fake, tmp_path, script)
+    await host.start()
+    try:
+        opened = await (await fake.slash(alice, "chouette open", channel=lounge,
+                                         stake=2)).public()
+        assert "alice opens a chouette of" in opened.content and opened.guild_id == guild
+        await (await fake.slash(bob, "chouette join", channel=lounge)).public()
+        joined = await (await fake.slash(carol, "chouette join", channel=lounge)).public()
+        assert "The table can start" in joined.content
+        board = await (await fake.slash(carol, "chouette start", channel=lounge)).public()
+        assert board.embeds and not board.ephemeral  # the board, with its chouette panel
+        assert all(image.width > BOARD_WIDTH for image in pngs(board))
+        assert ("Chouette game 1: alice in the box against captain bob and partners carol"
+                in board.text)
+        assert turn_of(board) == bob.id
+        refused = await fake.slash(carol, "move", channel=lounge, moves="8/5 6/5")
+        assert "only the captain rolls, moves and doubles" in await private(refused)
+        moved = await (await fake.slash(bob, "move", channel=lounge, moves="8/5 6/5")).public()
+        assert "bob plays 8/5 6/5" in moved.text
+        assert button_users(moved, "Double") == [alice.id]
+        offer = await (await fake.click(alice, moved, "Double")).public()
+        assert "alice doubles to 2" in offer.text
+        assert button_users(offer, "Take") == sorted([bob.id, carol.id])
+        taken = await (await fake.click(bob, offer, "Take")).public()
+        assert "bob takes: the cube is at 2" in taken.text
+        status = await private(await fake.slash(carol, "chouette status", channel=lounge))
+        assert "Chouette (playing)" in status and "Game 1: box alice vs captain bob" in status
+        assert host.storage is not None
+        async with host.storage.snapshot() as tx:
+            row = await tx.latest_match_in_channel(lounge)
+            assert row is not None and (row.guild_id, row.place_kind) == (guild, "server")
+        assert no_calls_on(fake, lounge) == [] and fake.refusals == []
+    finally:
+        await host.stop()

@@ -42,7 +42,7 @@ class DiscordConfig:
     archive_after_minutes: int = 60
     """A game's (or tournament match's) thread is archived this long after its match ended,
     when nothing else is open there (0: never; needs Manage Threads, else Discord archives
-    it after a day without activity)."""
+    it after a day without activity).  The default of ``/settings archive_after_minutes``."""
     shard_count: int = 0
     """0 lets discord.py choose (AutoShardedBot); >0 fixes the shard count."""
     shard_ids: tuple[int, ...] = ()

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable, Iterable
-from datetime import UTC, datetime, timedelta
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from bot.config import Config
@@ -136,7 +136,7 @@ class GameService:
         self.concessions = Concessions(self.runner, self.autoplay, self.endings, self.config,
                                        settings=self.settings)
         self.watch = Watch(self.runner)
-        self.closing = Closing(self.runner)
+        self.closing = Closing(self.runner, self.settings)
         self.sessions = Sessions(self.runner, self.challenges)
         self.analysis_settings = AnalysisSettings(self.config, self.settings,
                                                   ai=ai is not None)
@@ -325,10 +325,10 @@ class GameService:
                           page: int = 1, per_page: int = 10) -> Reply:
         return await guarded(self.standings.leaderboard(place, actor, order, page, per_page))
 
-    async def finished_threads(self, channel_ids: Iterable[int], grace: timedelta
-                               ) -> list[int]:
-        """See :meth:`~bot.service.play.closing.Closing.finished` (the threads to archive)."""
-        return await self.closing.finished(channel_ids, grace)
+    async def finished_threads(self, channels: Mapping[int, int]) -> list[int]:
+        """See :meth:`~bot.service.play.closing.Closing.finished` (the threads to archive:
+        each thread's id with its server's)."""
+        return await self.closing.finished(channels)
 
     async def in_progress(self, guild_id: int) -> list[tuple[int, str]]:
         """(channel, what waits there) of the server's challenges and games in progress."""

@@ -45,6 +45,9 @@ class ServerSettings:
     command names win over these.  Read only."""
     threads: bool
     """A new game gets its own thread (where the bot may create threads)."""
+    archive_after_minutes: float
+    """A game's thread is archived this long after its match ended, when nothing else is
+    open there (0: never)."""
     game_channels: tuple[int, ...] | None
     """The channels where games start (a thread: its channel); None: every channel."""
     tournament_channels: tuple[int, ...] | None
@@ -167,6 +170,9 @@ SETTINGS: tuple[Setting, ...] = (
             OneOf(variant_names), lambda c: c.game.variant),
     Setting("threads", "each new game gets its own thread (where the bot may create threads)",
             Switch(), lambda c: c.discord.use_threads),
+    Setting("archive_after_minutes", "archive a game's thread this long after its match "
+            "ends, when nothing else is open there", Minutes(1, 7 * 24 * 60, zero="never"),
+            lambda c: float(c.discord.archive_after_minutes)),
     Setting("game_channels", "where games start: /challenge, /chouette open, /rematch "
             "(a thread counts as its channel)", Channels(), lambda c: None),
     Setting("tournament_channels", "where tournaments are created", Channels(),

@@ -288,3 +288,36 @@ async def test_at_the_active_thread_cap_the_game_is_played_in_the_channel(
     await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
     board = await (await fake.click(bob, challenge, "Accept")).public()
     assert board.channel_id == fake.channel_id and board.embeds
+
+
+async def test_a_server_chooses_how_long_a_finished_games_thread_stays_open(
+        fake: FakeDiscord, host: Host) -> None:
+    """``/settings set archive_after_minutes``: 0 keeps the server's finished threads open
+    (two days on, nothing archived); 10 minutes closes them 10 minutes after the match,
+    where the operator's default is an hour."""
+    alice, bob, _ = users(fake)
+    config = replace(host.config, discord=DiscordConfig(use_threads=True,
+                                                        archive_after_minutes=60))
+    bot = await host.start(config)
+    admin = fake.user("admin")
+    said = await private(await fake.slash(admin, "settings set", key="archive_after_minutes",
+                                          value="0"))
+    assert "archive_after_minutes" in said and "never" in said
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, length=1))
+    thread = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    (challenge,) = fake.channel_messages(thread)
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    await (await fake.click(bob, challenge, "Accept")).public()
+    ended = await fake.slash(bob, "forfeit", channel=thread, confirm=True)
+    assert "wins the 1-point match" in (await ended.message()).text
+    cog: Any = bot.get_cog("ThreadsCog")
+    host.offset = timedelta(days=2)
+    assert await cog.archive_finished() == 0 and not fake.guard.archived(thread)
+    host.offset = timedelta(0)
+    said = await private(await fake.slash(admin, "settings set", key="archive_after_minutes",
+                                          value="10"))
+    assert "10 minutes" in said
+    host.offset = timedelta(minutes=5)
+    assert await cog.archive_finished() == 0
+    host.offset = timedelta(minutes=11)
+    assert await cog.archive_finished() == 1 and fake.guard.archived(thread)

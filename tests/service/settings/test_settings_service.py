@@ -37,7 +37,7 @@ from engine.rules import RuleOptions
 ADMIN = Actor(1, "admin")
 HERE = Place(guild_id=7, channel_id=70)
 OPERATOR = Config(
-    discord=DiscordConfig(use_threads=False, board_mode="new"),
+    discord=DiscordConfig(use_threads=False, board_mode="new", archive_after_minutes=240),
     analysis=AnalysisConfig(grade_matches=False, anonymous_puzzles=False,
                             puzzle_min_equity=0.25),
     game=GameConfig(variant="french", rules={"jacoby": True, "max_cube": 64}),
@@ -84,7 +84,8 @@ def test_the_defaults_are_the_operator_s_config() -> None:
     defaults = SettingsService(None, OPERATOR, ai_available=True).defaults()  # type: ignore[arg-type]
     assert defaults == ServerSettings(
         variant="french", rules={**RuleOptions().to_dict(), "jacoby": True, "max_cube": 64},
-        threads=False, game_channels=None, tournament_channels=None, ai=False,
+        threads=False, archive_after_minutes=240.0, game_channels=None,
+        tournament_channels=None, ai=False,
         ai_level="expert", reminder_minutes=15.0, claim_after_minutes=90.0,
         organiser_role=RoleMention(None, "Directors"), tournament_announcements=None,
         analysis_announcements=None, board_mode="new", grade_matches=False,

@@ -1,6 +1,7 @@
 """Game threads close when their match ends (issue 29 item 8): every minute, the bot's own
-threads whose match ended ``discord.archive_after_minutes`` ago, with nothing open there
-now, are archived (Discord caps a server's active threads, and a big tournament makes
+threads whose match ended their server's ``archive_after_minutes`` ago (``/settings``; the
+operator's ``discord.archive_after_minutes`` by default), with nothing open there now, are
+archived (Discord caps a server's active threads, and a big tournament makes
 hundreds).  The service answers from what is stored, so a restart loses nothing; a thread
 is reopened when a game goes on there (a rematch: :func:`.places.reopen`).  Archiving needs
 Manage Threads: without it the thread stays until Discord archives it after a day without
@@ -9,7 +10,6 @@ activity (each game's thread is opened with that duration)."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -47,18 +47,18 @@ class ThreadsCog(ServiceCog):
             log.exception("archiving finished game threads failed")
 
     async def archive_finished(self) -> int:
-        """Archive the bot's active threads whose match ended the grace period ago; how
-        many were archived."""
-        minutes = self.bot.config.discord.archive_after_minutes
+        """Archive the bot's active threads whose match ended their server's grace period
+        ago; how many were archived."""
         me = self.bot.user
-        if minutes <= 0 or me is None:
+        if me is None:
             return 0
         mine = {t.id: t for guild in self.bot.guilds for t in guild.threads
                 if t.owner_id == me.id and not t.archived and not t.locked}
         if not mine:
             return 0
         archived = 0
-        for channel_id in await self.service.finished_threads(mine, timedelta(minutes=minutes)):
+        found = await self.service.finished_threads({i: t.guild.id for i, t in mine.items()})
+        for channel_id in found:
             thread = mine[channel_id]
             if not thread.permissions_for(thread.guild.me).manage_threads:
                 if thread.guild.id not in self.unable:

@@ -25,7 +25,9 @@ topics/permissions.md, topics/opcodes-and-status-codes.md) says Discord does:
   no thread (400/50024); a message holds one thread (400/160004);
 * archived threads: sending a message unarchives an unlocked thread (when the sender may
   send there); a locked thread refuses it without Manage Threads (403/160005 Thread is
-  locked); editing a message in an archived thread is 400/50083;
+  locked); editing a message in an archived thread is 400/50083; an interaction's public
+  answer unarchives an unlocked thread too, and in a locked archived thread every answer
+  that is a new message is 400/50083 (:meth:`Channels.answer_in`);
 * the guild's cap on active threads: creating or unarchiving past it is 400/160006;
 * an empty message is 400/50006.
 
@@ -240,6 +242,18 @@ class Channels:
     def _cap(self) -> None:
         if len(self.active_threads()) >= self.max_active_threads:
             raise Refused(400, 160006, "Maximum number of active threads reached")
+
+    async def answer_in(self, channel_id: int, ephemeral: bool) -> None:
+        """An interaction's answer (a response or a follow-up that is a new message) in
+        ``channel_id``: in a thread a moderator locked and archived it is refused (400/50083
+        Thread is archived: discord-api-docs issue 5517); in an archived unlocked thread a
+        public answer unarchives it, as any message sent there does."""
+        if not self.archived(channel_id):
+            return
+        if self.locked(channel_id):
+            raise Refused(400, 50083, "Thread is archived")
+        if not ephemeral:
+            await self._unarchive(channel_id)
 
     async def _unarchive(self, thread_id: int) -> None:
         self._cap()

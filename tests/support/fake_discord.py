@@ -68,6 +68,7 @@ import discord
 import discord_limits as limits
 from aiohttp import BodyPartReader, WSMsgType, web
 from fake_channels import ADMINISTRATOR, Channels
+from fake_channels import Refused as ChannelRefused
 
 EPHEMERAL = 64
 LOADING = 128
@@ -231,6 +232,9 @@ class Interaction:
     context: int = GUILD
     owners: dict[str, str] = field(default_factory=dict)
     """``authorizing_integration_owners`` as sent."""
+    unanswerable: bool = False
+    """Sent from a thread a moderator locked and archived: Discord refuses every answer
+    (:meth:`Channels.answer_in`), so no answer is expected."""
 
     @property
     def answer_time(self) -> float | None:
@@ -561,7 +565,9 @@ class FakeDiscord:
         assert owners, (f"{user.name} can't use the app here: neither the server nor the "
                         "user installed it")
         record = Interaction(iid, token, kind, user, channel_id, fake=self, source=message,
-                             sent_at=self.clock(), context=context, owners=owners)
+                             sent_at=self.clock(), context=context, owners=owners,
+                             unanswerable=(self.guard.archived(channel_id)
+                                           and self.guard.locked(channel_id)))
         self.interactions[token] = record
         if app_permissions is None:  # the bot's in its channel, else an app's in answers
             member = context == GUILD and self.bot_member(channel_id)
@@ -833,6 +839,8 @@ class FakeDiscord:
         kind = int(body["type"])
         data = body.get("data") or {}
         self._check_callback(record, kind, data, files)
+        if kind in (4, 5):
+            await self._answer_in(record, data)
         record.callbacks.append((kind, data))
         record.answered_at = self.clock()
         message: Message | None = None
@@ -872,6 +880,7 @@ class FakeDiscord:
         body, files = await self._body(request)
         if method == "POST" and not rest:
             original = record.original
+            await self._answer_in(record, body)
             if original is not None and original.loading:
                 # The first follow-up of a deferred interaction replaces "thinking...".
                 original.flags &= ~LOADING
@@ -947,6 +956,16 @@ class FakeDiscord:
         record.refusals.append(str(refused))
         return refused
 
+    async def _answer_in(self, record: Interaction, data: dict[str, Any]) -> None:
+        """An answer that is a new message, in the interaction's channel: refused in a
+        locked archived thread, unarchiving an archived one (:meth:`Channels.answer_in`)."""
+        try:
+            await self.guard.answer_in(record.channel_id,
+                                       bool(int(data.get("flags") or 0) & EPHEMERAL))
+        except ChannelRefused as refused:
+            raise self._refuse(record, Refused(refused.status, refused.code,
+                                               refused.message)) from None
+
     def _check_callback(self, record: Interaction, kind: int, data: dict[str, Any],
                         files: dict[str, bytes]) -> None:
         """Refuse a first response Discord would: a second one, a late one, or one whose
@@ -985,8 +1004,8 @@ class FakeDiscord:
     def late_answers(self, limit: float = RESPONSE_DEADLINE) -> list[str]:
         """Interactions not answered within ``limit`` seconds (Discord's 3 s rule)."""
         return [f"{r.type}:{r.id} answered after {r.answer_time}" for r in
-                self.interactions.values()
-                if r.answer_time is None or r.answer_time > limit]
+                self.interactions.values() if not r.unanswerable
+                and (r.answer_time is None or r.answer_time > limit)]
 
     def channel_messages(self, channel_id: int) -> list[Message]:
         return [m for m in self.messages.values() if m.channel_id == channel_id]

@@ -33,8 +33,8 @@ from discord.ext import commands
 
 from bot.adapters.discord.builder import BuilderButton, StepMenu
 from bot.adapters.discord.buttons import GameButton
-from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL
-from bot.adapters.discord.errors import describe_error
+from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL, answerable
+from bot.adapters.discord.errors import THREAD_ARCHIVED, Unanswerable, describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
 from bot.adapters.discord.presenter import DONE, Presenter, received
@@ -64,6 +64,8 @@ no typing, no reaction, no member list, no presence."""
 class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
     async def interaction_check(self, interaction: discord.Interaction[BackgammonBot]) -> bool:
         received(interaction)  # the deadlines count from here
+        if not answerable(interaction):
+            raise Unanswerable("a thread a moderator locked and archived")
         return True
 
     async def on_error(self, interaction: discord.Interaction[BackgammonBot],
@@ -225,6 +227,16 @@ class BackgammonBot(ServiceBot):
     async def on_interaction_error(self, interaction: discord.Interaction[Any],
                                    error: Exception) -> None:
         """The one error handler of commands and buttons."""
+        original = error.original if isinstance(
+            error, app_commands.CommandInvokeError) else error
+        if isinstance(original, Unanswerable) or (
+                isinstance(original, discord.HTTPException)
+                and original.code == THREAD_ARCHIVED and not answerable(interaction)):
+            # Discord refuses every answer there: nothing was done, nothing can be said.
+            log.info("not answering %s in %s: a thread a moderator locked and archived",
+                     interaction.command.qualified_name if interaction.command
+                     else "an interaction", interaction.channel_id)
+            return
         text = describe_error(error)
         if text is None:
             command = interaction.command.qualified_name if interaction.command else None

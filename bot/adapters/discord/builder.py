@@ -29,7 +29,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.adapters.discord import places
-from bot.adapters.discord.convert import actor_of, mention, place_of
+from bot.adapters.discord.convert import AnswerableOnly, actor_of, mention, place_of
 from bot.adapters.discord.renderer import Renderer
 from bot.service.core.replies import Action, BuilderView, Button, Menu, Reply
 from bot.service.core.values import Expect
@@ -83,7 +83,7 @@ class Host(Protocol):
 # -------------------------------------------------------------------- the components
 
 
-class StepMenu(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+class StepMenu(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
                template=MENU_TEMPLATE):
     """One menu of the builder: its options' values are the service's step numbers."""
 
@@ -113,7 +113,7 @@ class StepMenu(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
                       Expect(self.version, self.match_id), self.user)
 
 
-class BuilderButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+class BuilderButton(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                     template=BUTTON_TEMPLATE):
     """Undo step, Start over, Confirm, or an option of a choice."""
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.adapters.discord import places
-from bot.adapters.discord.convert import actor_of, mention, place_of
+from bot.adapters.discord.convert import AnswerableOnly, actor_of, mention, place_of
 from bot.service.core.replies import Action, Button, Reply
 from bot.service.core.values import Expect
 from bot.service.game import GameService
@@ -82,7 +82,7 @@ def custom_id(act: Action, match_id: int, version: int, users: tuple[int, ...],
     return cid
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+class GameButton(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                  template=TEMPLATE):
     """One action button of one state of one match."""
 

@@ -81,3 +81,20 @@ def has_role(member: discord.Member, role: RoleMention | None) -> bool:
     if role.role_id is not None:
         return any(r.id == role.role_id for r in member.roles)
     return bool(role.name) and any(r.name == role.name for r in member.roles)
+
+
+def answerable(interaction: discord.Interaction[Any]) -> bool:
+    """False where Discord refuses every answer: a thread a moderator locked and archived
+    (400/50083 Thread is archived, whatever the answer; discord-api-docs issue 5517).  An
+    action there would be carried out with nobody told, so none is."""
+    channel = interaction.channel
+    return not (isinstance(channel, discord.Thread) and channel.locked and channel.archived)
+
+
+class AnswerableOnly:
+    """A persistent button's or menu's check (listed before ``DynamicItem`` in its bases):
+    pressed in a thread a moderator locked and archived, it does nothing (Discord would
+    refuse any answer: :func:`answerable`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return answerable(interaction)

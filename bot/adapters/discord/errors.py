@@ -32,6 +32,15 @@ class MissingPermission(app_commands.AppCommandError):
         super().__init__(f"missing {permission} to {doing}")
 
 
+class Unanswerable(app_commands.CheckFailure):
+    """The interaction came from a thread a moderator locked and archived: Discord refuses
+    every answer there, so nothing is done and nothing is said (:func:`.convert.answerable`)."""
+
+
+THREAD_ARCHIVED = 50083
+"""Discord's code for an answer or edit refused in an archived thread."""
+
+
 def permission_names(perms: list[str]) -> str:
     names = [PERMISSION_NAMES.get(p, p.replace("_", " ").title()) for p in perms]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -19,7 +19,7 @@ from typing import Any, cast
 import discord
 
 from bot.adapters.discord.buttons import Host
-from bot.adapters.discord.convert import actor_of, place_of
+from bot.adapters.discord.convert import AnswerableOnly, actor_of, place_of
 from bot.service.core.replies import PuzzleChoices, Reply
 
 BUTTON_TEMPLATE = r"bgpz:(?P<puzzle>[0-9]+):(?P<answer>[a-z ]+)"
@@ -39,7 +39,7 @@ async def _answer(interaction: discord.Interaction[Any], puzzle: int, answer: st
         await host.on_interaction_error(interaction, error)
 
 
-class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+class PuzzleButton(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                    template=BUTTON_TEMPLATE):
     """One cube answer of one puzzle."""
 
@@ -59,7 +59,7 @@ class PuzzleButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         await _answer(interaction, self.puzzle, self.answer)
 
 
-class PuzzleMenu(discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+class PuzzleMenu(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
                  template=MENU_TEMPLATE):
     """The candidate plays of one puzzle (at most 25, in notation order)."""
 

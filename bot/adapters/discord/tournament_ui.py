@@ -17,7 +17,7 @@ from typing import Any, cast
 import discord
 
 from bot.adapters.discord import places
-from bot.adapters.discord.convert import actor_of, notice_text, place_of
+from bot.adapters.discord.convert import AnswerableOnly, actor_of, notice_text, place_of
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip, private_text
 from bot.service.core.replies import MessageRef, Reply
@@ -31,7 +31,7 @@ TEMPLATE = r"bgt:(?P<act>join|leave):(?P<tournament>[0-9]+)"
 ALT_TEXT_LIMIT = 1024
 
 
-class SignupButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+class SignupButton(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
                    template=TEMPLATE):
     """Join or Leave on a tournament's sign-up message."""
 

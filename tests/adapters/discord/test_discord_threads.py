@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from discord_e2e import Host, private, turn_of, users
+from discord_e2e import Host, button_users, private, turn_of, users
 from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, PUBLIC_THREAD, THREADS
 from fake_discord import FakeDiscord, Message
 
@@ -321,3 +321,46 @@ async def test_a_server_chooses_how_long_a_finished_games_thread_stays_open(
     assert await cog.archive_finished() == 0
     host.offset = timedelta(minutes=11)
     assert await cog.archive_finished() == 1 and fake.guard.archived(thread)
+
+
+async def test_answers_in_an_archived_thread_and_in_one_a_moderator_locked(
+        fake: FakeDiscord, host: Host, logs: Any) -> None:
+    """An answer in a thread Discord archived unarchives it (as any message does).  In a
+    thread a moderator locked and archived Discord refuses every answer (400/50083,
+    discord-api-docs issue 5517), so the bot does nothing there: a command or a button
+    pressed on a phone changes nothing, and nothing is logged as an error."""
+    import asyncio
+
+    alice, bob, _ = users(fake)
+    bot = await host.start(replace(host.config, discord=DiscordConfig(use_threads=True)))
+    note = await private(await fake.slash(alice, "challenge", opponent=bob, length=1))
+    thread = int(re.search(r"<#(\d+)>", note)[1])  # type: ignore[index]
+    (challenge,) = fake.channel_messages(thread)
+    await fake.until(lambda: challenge.labels() == ["Accept", "Decline"])
+    board = await (await fake.click(bob, challenge, "Accept")).public()
+    await fake.guard.archive(thread)
+    looked = await (await fake.slash(alice, "board", channel=thread)).public()
+    assert looked.channel_id == thread and not fake.guard.archived(thread)
+    assert host.storage is not None
+
+    async def version() -> tuple[int, str]:
+        async with host.storage.snapshot() as tx:  # type: ignore[union-attr]
+            row = await tx.latest_match_in_channel(thread)
+            assert row is not None
+            return row.version, row.status.value
+
+    before = await version()
+    await fake.guard.archive(thread, locked=True)
+    record = await fake.slash(alice, "board", channel=thread)
+    for _ in range(250):  # (the bot sends nothing: poll its log)
+        if "not answering board" in logs.text():
+            break
+        await asyncio.sleep(0.02)
+    assert "not answering board" in logs.text()
+    mover = alice if turn_of(board) == alice.id else bob
+    label = next(b for b in board.labels() if mover.id in button_users(board, b))
+    pressed = await fake.click(mover, board, label)
+    await asyncio.sleep(0.3)  # (time for the press to be handled: it must do nothing)
+    assert record.callbacks == [] and pressed.callbacks == []
+    assert await version() == before and fake.guard.archived(thread)
+    assert bot.is_ready() and fake.refusals == []

@@ -241,8 +241,6 @@ class BackgammonBot(ServiceBot):
         if text is None:
             command = interaction.command.qualified_name if interaction.command else None
             what = f"/{command}" if command else f"interaction {interaction.data!r}"
-            original = error.original if isinstance(
-                error, app_commands.CommandInvokeError) else error
             ref = error_reference()  # in the log line and in the apology: a report finds it
             log.error("unexpected error %s in %s", ref, what, exc_info=original,
                       extra={"error_ref": ref})

@@ -25,17 +25,29 @@ frame merged into the next (a lower frame rate) as a last resort.
 from __future__ import annotations
 
 import io
+import math
 import struct
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops
 
 from render.layout import DEFAULT_WIDTH, MIN_WIDTH
-from render.png import GIF_TRANSPARENT, _fit, _render, board_indexed, board_palette, font
-from render.theme import Theme, get_theme
+from render.png import (
+    GIF_TRANSPARENT,
+    Font,
+    _fit,
+    _length,
+    _render,
+    _text_mask,
+    board_indexed,
+    board_palette,
+    font,
+)
+from render.theme import RGB, Theme, get_theme
 from render.view import BoardView
 
 try:  # the C frame encoder (render/_gif.c), built by pip install where a compiler is
@@ -128,7 +140,10 @@ def frame_image(frame: ReplayFrame, th: Theme, width: int, index: int, total: in
     board = _render(frame.board, th, width)
     img = Image.new("RGB", (board.width, board.height + caption_height(width)), th.background)
     img.paste(board, (0, 0))
-    img.paste(_caption(frame, th, width, board.width, index, total), (0, board.height))
+    for x, y, mask, fill in _caption_words(frame, th, width, board.width, index, total):
+        box = (x, board.height + y, x + mask.width, board.height + y + mask.height)
+        img.paste(th.background, box, mask.point(_INKED))  # the word's ink replaces
+        img.paste(fill, box, mask)
     return img
 
 
@@ -136,33 +151,130 @@ def frame_indexed(frame: ReplayFrame, th: Theme, width: int, index: int, total: 
                   ) -> Image.Image:
     """The same frame in the GIF's palette: ``frame_image(...).quantize(gif palette)``
     pixel for pixel, the board from :func:`render.png.board_indexed` (its remembered
-    patches) with room below it for the caption strip, only the strip converted."""
+    patches) with room below it for the caption strip, the caption's words pasted
+    in the palette's colours (:func:`_word_patch`)."""
     chouette = frame.board.chouette is not None
     height = caption_height(width)
     img = board_indexed(frame.board, th, width, gif=True, below=height)
-    pal = board_palette(th, width, chouette, gif=True)
-    caption = _caption(frame, th, width, img.width, index, total).quantize(
-        palette=pal, dither=Image.Dither.NONE)
-    img.paste(caption, (0, img.height - height))
+    _caption_into(img, frame, th, width, index, total, chouette)
     return img
 
 
-def _caption(frame: ReplayFrame, th: Theme, width: int, board_width: int, index: int,
-             total: int) -> Image.Image:
-    """The caption strip under a frame's board: the caption left, ``index/total`` right."""
+def _caption_into(img: Image.Image, frame: ReplayFrame, th: Theme, width: int, index: int,
+                  total: int, chouette: bool) -> None:
+    """The caption strip drawn into the bottom :func:`caption_height` rows of ``img``
+    (a "P" frame on the GIF palette)."""
+    height = caption_height(width)
+    top = img.height - height
+    pal = board_palette(th, width, chouette, gif=True)
+    img.paste(_ink(th.background, th.background, pal)[0], (0, top, img.width, img.height))
+    for x, y, mask, fill in _caption_words(frame, th, width, img.width, index, total):
+        patch, solid = _word_patch(mask, fill, th.background, pal)
+        img.paste(patch, (x, top + y), solid)
+
+
+def _caption_words(frame: ReplayFrame, th: Theme, width: int, board_width: int, index: int,
+                   total: int) -> list[tuple[int, int, Image.Image, RGB]]:
+    """The caption strip under a frame's board, word by word: the caption left,
+    ``index/total`` right (the number and ``/total`` two words); each word's top-left
+    in the strip, its coverage mask and its colour.
+
+    A word is drawn by itself (Pillow's rasterisation of it at a whole-pixel origin,
+    remembered: the plays, dice, names and move numbers of one game come back in the
+    next), at the whole pixel nearest to where laying out the whole line puts it (its
+    advance and the space's, in FreeType's 1/64 pixels), so a glyph may sit a pixel
+    off where Pillow would draw the whole line.  A word's inked pixels replace what
+    is under them (where two words' ink meets, as ``/`` may a digit's, the later
+    word's shows)."""
     h = caption_height(width)
-    img = Image.new("RGB", (board_width, h), th.background)
-    d = ImageDraw.Draw(img)
     cy = h // 2 - max(1, h // 8)
     pad = max(6, round(width * 0.02))
-    counter = f"{index}/{total}"
     cf = font(max(9, round(h * 0.45)))
-    d.text((board_width - pad, cy), counter, font=cf, fill=th.panel_muted, anchor="rm")
-    room = board_width - 3 * pad - round(cf.getlength(counter))
+    number, of = str(index), f"/{total}"
+    counter = _length(cf, number) + _length(cf, of)
+    pen = board_width - pad - counter
+    out = [_word(cf, number, pen, cy, th.panel_muted),
+           _word(cf, of, pen + _length(cf, number), cy, th.panel_muted)]
+    room = board_width - 3 * pad - round(counter)
     colour = th.panel_text if frame.kind is FrameKind.PLAY else th.highlight
-    text, f = _fit(frame.caption, max(9, round(h * 0.55)), True, room)
-    d.text((pad, cy), text, font=f, fill=colour, anchor="lm")
-    return img
+    words, f = _fit_words(frame.caption, max(9, round(h * 0.55)), room)
+    pen = pad
+    space = _length(f, " ")
+    for word in words:
+        if word:
+            out.append(_word(f, word, pen, cy, colour))
+        pen += _length(f, word) + space
+    return out
+
+
+def _word(f: Font, word: str, pen: float, cy: int, fill: RGB
+          ) -> tuple[int, int, Image.Image, RGB]:
+    mask, dx, dy = _text_mask(f, word, "lm")
+    return math.floor(pen + 0.5) + dx, cy + dy, mask, fill
+
+
+def _fit_words(text: str, size: int, room: int) -> tuple[list[str], Font]:
+    """``text``'s words at the largest size from ``size`` down to 9 whose line fits
+    ``room`` pixels; at 9 still too long, the line cut short with "…" (one word)."""
+    words = text.split(" ")
+    while True:
+        f = font(size, True)
+        space = _length(f, " ")
+        if sum(_length(f, w) for w in words) + space * (len(words) - 1) <= room:
+            return words, f
+        if size <= 9:
+            break
+        size -= 1
+    cut, f = _fit(text, size, True, room)
+    return [cut], f
+
+
+_INKS: dict[tuple[RGB, RGB, int], tuple[Image.Image, int, bytes]] = {}
+
+
+def _ink(fill: RGB, background: RGB, pal: Image.Image) -> tuple[int, bytes]:
+    """The palette index of each coverage 0-255 of ``fill`` over ``background``: as the
+    RGB picture blends it (``paste(fill, box, mask)``, ImagingFill2, like
+    ``draw.text``) and ``quantize(palette=pal)`` maps the result; and the
+    background's own index."""
+    key = (fill, background, id(pal))  # the palette is kept alive with its entry
+    known = _INKS.get(key)
+    if known is not None and known[0] is pal:
+        return known[1], known[2]
+    ramp = Image.new("L", (256, 1))
+    ramp.putdata(range(256))
+    rgb = Image.new("RGB", (256, 1), background)
+    rgb.paste(fill, (0, 0, 256, 1), ramp)
+    indices = rgb.quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
+    if len(_INKS) > 256:
+        _INKS.clear()
+    _INKS[key] = (pal, indices[0], indices)
+    return indices[0], indices
+
+
+_WORDS: OrderedDict[tuple[int, bytes], tuple[Image.Image, Image.Image, Image.Image]] = (
+    OrderedDict())
+_INKED = [0] + [255] * 255
+WORD_PATCHES = 2048
+"""Caption words remembered in the palette's colours (the oldest forgotten first)."""
+
+
+def _word_patch(mask: Image.Image, fill: RGB, background: RGB, pal: Image.Image
+                ) -> tuple[Image.Image, Image.Image]:
+    """A word's coverage ``mask`` in ``fill`` over ``background`` as palette indices
+    ("P") and the mask of the pixels it inks (255, else 0: pasted with it, a word
+    leaves its neighbours' pixels as they are)."""
+    ink = _ink(fill, background, pal)[1]
+    key = (id(mask), ink)  # the mask is kept alive with its entry: its id is its own
+    known = _WORDS.get(key)
+    if known is not None and known[0] is mask:
+        return known[1], known[2]
+    patch = Image.frombytes("P", mask.size, mask.point(list(ink)).tobytes())
+    solid = mask.point(_INKED)
+    _WORDS[key] = (mask, patch, solid)
+    while len(_WORDS) > WORD_PATCHES:
+        _WORDS.popitem(last=False)
+    return patch, solid
 
 
 def _merge_plays(frames: tuple[ReplayFrame, ...]) -> tuple[ReplayFrame, ...]:

@@ -5,6 +5,7 @@ them; the size and timing limits hold, also for a 200-play game."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 
 import pytest
 from picture_games import sample_game
@@ -28,7 +29,7 @@ from render.replay import (
     render_replay,
     replay_alt_text,
 )
-from render.theme import RGB, get_theme
+from render.theme import RGB, get_theme, theme_names
 
 NAMES = ("alice", "bob")
 TH = get_theme("default")
@@ -172,6 +173,29 @@ def test_frames_match_a_still_board_of_the_same_position(game60: GameRecord) -> 
                 assert isinstance(a, tuple) and isinstance(b, tuple)
                 differ += not close(a, b, 24)
         assert differ == 0, f"frame {k}: {differ} probes differ from the still board"
+
+
+def test_a_frame_in_the_palette_is_its_rgb_picture_quantized() -> None:
+    """The GIF's frames (the board's remembered patches, the caption's words in the
+    palette's colours) are the RGB frame (``frame_image``: Pillow drawing, words
+    blended) mapped to the palette, pixel for pixel: in every theme, at two widths,
+    where the counter's slash meets its number's last digit and with a long caption
+    shrunk and cut short."""
+    from render.replay import frame_image, frame_indexed, gif_palette
+
+    record = sample_game(40, seed=35, doubles=2)
+    frames = list(replay_frames(record, ("Alice Example-Longname", "bob"), MoneySession.new()))
+    frames.append(replace(frames[-1], caption="a result far too long for one line: " * 8))
+    for name in theme_names():
+        th = get_theme(name)
+        for width in (640, 400):
+            pal = gif_palette(th, width, False)
+            for k in (0, 1, 9, 10, len(frames) - 2, len(frames) - 1):
+                f = frames[k]
+                rgb = frame_image(f, th, width, k + 1, 140)
+                fast = frame_indexed(f, th, width, k + 1, 140)
+                assert fast.tobytes() == rgb.quantize(
+                    palette=pal, dither=Image.Dither.NONE).tobytes(), (name, width, k)
 
 
 def test_moved_and_hit_checkers_are_marked(game60: GameRecord) -> None:

@@ -25,14 +25,15 @@
 #include <string.h>
 
 #define MAX_CODE 4095
-#define HASH_BITS 13
+#define HASH_BITS 14
 #define HASH_SIZE (1 << HASH_BITS)
 #define CHAIN (MAX_CODE + 2)
+#define EMPTY 0xFFFFFFFFu
 
 typedef struct {
-    /* the dictionary: (prefix << 8 | pixel) -> code, open addressing */
-    int32_t keys[HASH_SIZE];
-    uint16_t codes[HASH_SIZE];
+    /* the dictionary: (prefix << 8 | pixel) -> code, open addressing; an entry is
+       key << 12 | code (a key has 20 bits, a code 12), EMPTY where there is none */
+    uint32_t slots[HASH_SIZE];
     /* runlen[c], runcol[c]: code c stands for runlen[c] pixels of index runcol[c]
        (every literal is a run of 1; 0 for a code of mixed pixels) */
     uint16_t runlen[MAX_CODE + 2];
@@ -43,6 +44,7 @@ typedef struct {
     uint16_t *chain;
     int chain_max[256];
     int clear, eoi, running, bits, max1, min_bits;
+    int crnt; /* the string matched so far (-1 before the first pixel) */
     /* the packed codes, before they are cut into sub-blocks */
     uint8_t *out;
     size_t len, cap;
@@ -82,7 +84,7 @@ static inline void output(Lzw *z, int code) {
 }
 
 static void reset(Lzw *z) {
-    memset(z->keys, 0xFF, sizeof z->keys);
+    memset(z->slots, 0xFF, sizeof z->slots);
     z->running = z->eoi + 1;
     z->bits = z->min_bits + 1;
     z->max1 = 1 << z->bits;
@@ -144,11 +146,11 @@ static inline uint32_t slot_of(int32_t key) {
 static inline int lookup(const Lzw *z, int32_t key) {
     uint32_t s = slot_of(key);
     for (;;) {
-        int32_t k = z->keys[s];
-        if (k == key)
-            return z->codes[s];
-        if (k < 0)
+        uint32_t e = z->slots[s];
+        if (e == EMPTY)
             return -1;
+        if ((e >> 12) == (uint32_t)key)
+            return (int)(e & 0xFFF);
         s = (s + 1) & (HASH_SIZE - 1);
     }
 }
@@ -163,11 +165,10 @@ static inline void grow(Lzw *z, int prefix, int pixel) {
     }
     int32_t key = (prefix << 8) | pixel;
     uint32_t s = slot_of(key);
-    while (z->keys[s] >= 0)
+    while (z->slots[s] != EMPTY)
         s = (s + 1) & (HASH_SIZE - 1);
     int code = z->running++;
-    z->keys[s] = key;
-    z->codes[s] = (uint16_t)code;
+    z->slots[s] = (uint32_t)key << 12 | (uint32_t)code;
     int run = (z->runlen[prefix] && z->runcol[prefix] == pixel) ? z->runlen[prefix] + 1 : 0;
     z->runlen[code] = (uint16_t)run;
     z->runcol[code] = (uint8_t)pixel;
@@ -177,8 +178,8 @@ static inline void grow(Lzw *z, int prefix, int pixel) {
     }
 }
 
-/* Encode ``n`` pixels; returns 0 or -1 (out of memory). */
-static int encode(Lzw *z, const uint8_t *px, size_t n) {
+/* The encoder's start: the tables and the clear code. */
+static void begin(Lzw *z) {
     memset(z->runlen, 0, sizeof z->runlen);
     for (int i = 0; i < 256; i++) {
         z->runlen[i] = 1;
@@ -186,8 +187,18 @@ static int encode(Lzw *z, const uint8_t *px, size_t n) {
     }
     reset(z);
     output(z, z->clear);
-    int crnt = px[0];
-    size_t i = 1;
+    z->crnt = -1;
+}
+
+/* Encode the next ``n`` pixels (a row of the box: the string being matched, crnt,
+   goes on across rows, so the codes are those of the whole box in one piece). */
+static void encode(Lzw *z, const uint8_t *px, size_t n) {
+    size_t i = 0;
+    int crnt = z->crnt;
+    if (crnt < 0 && n) {
+        crnt = px[0];
+        i = 1;
+    }
     while (i < n) {
         int pixel = px[i];
         if (z->runlen[crnt] && z->runcol[crnt] == pixel) {
@@ -220,7 +231,12 @@ static int encode(Lzw *z, const uint8_t *px, size_t n) {
         }
         i++;
     }
-    output(z, crnt);
+    z->crnt = crnt;
+}
+
+/* The last code, the end code, the last bits; returns 0 or -1 (out of memory). */
+static int end(Lzw *z) {
+    output(z, z->crnt);
     output(z, z->eoi);
     if (z->nacc > 0) {
         put_byte(z, (uint8_t)(z->acc & 0xFF));
@@ -265,7 +281,7 @@ static PyObject *frame(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*Onni", &cur, &prev_obj, &width, &height, &transparent))
         return NULL;
     PyObject *result = NULL;
-    uint8_t *rect = NULL;
+    uint8_t *row = NULL;
     Lzw *z = NULL;
     int have_prev = prev_obj != Py_None;
     if (have_prev && PyObject_GetBuffer(prev_obj, &prev, PyBUF_SIMPLE) < 0)
@@ -304,32 +320,35 @@ static PyObject *frame(PyObject *self, PyObject *args) {
         }
     }
     size_t w = (size_t)(x1 - x0), h = (size_t)(y1 - y0);
-    rect = malloc(w * h);
+    row = malloc(w);
     z = calloc(1, sizeof *z);
     if (z)
         z->chain = malloc(sizeof(uint16_t) * 256 * CHAIN);
-    if (!rect || !z || !z->chain) {
+    if (!row || !z || !z->chain) {
         PyErr_NoMemory();
         goto done;
     }
     const uint8_t tb = (uint8_t)transparent;
-    for (size_t y = 0; y < h; y++) {
-        const uint8_t *cr = c + (y0 + (Py_ssize_t)y) * width + x0;
-        uint8_t *o = rect + y * w;
-        if (p) {
-            const uint8_t *pr = p + (y0 + (Py_ssize_t)y) * width + x0;
-            for (size_t x = 0; x < w; x++)
-                o[x] = cr[x] == pr[x] ? tb : cr[x];
-        } else {
-            memcpy(o, cr, w);
-        }
-    }
     z->min_bits = 8;
     z->clear = 256;
     z->eoi = 257;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = encode(z, rect, w * h);
+    begin(z);
+    /* a row of the box at a time, its unchanged pixels made transparent (a row in
+       the cache, not the whole box in memory) */
+    for (size_t y = 0; y < h; y++) {
+        const uint8_t *cr = c + (y0 + (Py_ssize_t)y) * width + x0;
+        if (p) {
+            const uint8_t *pr = p + (y0 + (Py_ssize_t)y) * width + x0;
+            for (size_t x = 0; x < w; x++)
+                row[x] = cr[x] == pr[x] ? tb : cr[x];
+            encode(z, row, w);
+        } else {
+            encode(z, cr, w);
+        }
+    }
+    rc = end(z);
     Py_END_ALLOW_THREADS
     if (rc < 0) {
         PyErr_NoMemory();
@@ -344,7 +363,7 @@ done:
         free(z->chain);
     }
     free(z);
-    free(rect);
+    free(row);
     if (have_prev && prev.obj)
         PyBuffer_Release(&prev);
     PyBuffer_Release(&cur);

@@ -971,6 +971,60 @@ def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
     return canvas
 
 
+class BoardFrames:
+    """One picture drawn again for each board of a sequence (a replay's frames):
+    :meth:`draw` returns the same "P" image as :func:`board_indexed` would for the
+    view, changing only what differs from the board before.
+
+    A picture is the background with each group of zones (:meth:`_Ops.groups`: they
+    do not overlap) drawn over its rectangle, wholly (a patch, or a panel's base
+    and its patches, covers the group's rectangle).  A group is known by its
+    rectangle and its operations' keys, which decide its pixels; a group the board
+    before had too is left as it is, the background is put back over the rectangles
+    of the groups that are gone (they overlapped none of those left), then the new
+    groups are drawn.  Consecutive plays change a few zones, so a frame pastes a
+    few patches where :func:`board_indexed` copies the whole background and pastes
+    them all."""
+
+    def __init__(self, th: Theme, size: int, chouette: bool, gif: bool = False,
+                 pad: int = 0, below: int = 0) -> None:
+        self.theme, self.size, self.chouette, self.gif, self.pad = th, size, chouette, gif, pad
+        self.image = _indexed_background(th, size, chouette, gif, pad, below).copy()
+        self._plain = _indexed_background(th, size, chouette, gif, 0, 0)
+        self._drawn: set[tuple[int, int, int, int, tuple[Hashable, ...]]] = set()
+
+    def draw(self, view: BoardView) -> Image.Image:
+        """The picture of ``view`` (the image itself, changed in place by the next call)."""
+        if (view.chouette is not None) != self.chouette:
+            raise ValueError("a chouette board and a two-player board are different pictures")
+        th, size, pad, canvas = self.theme, self.size, self.pad, self.image
+        ops = _operations(view, th, size)
+        context = _context(th, size, self.chouette, self.gif)
+        groups = ops.groups()
+        wanted = {}
+        for group in groups:
+            group[4].sort()
+            wanted[(group[0], group[1], group[2], group[3],
+                    tuple(op[1] for op in group[4]))] = group
+        into, plain = canvas.im, self._plain.im
+        for gone in self._drawn - wanted.keys():
+            x0, y0, x1, y1 = gone[:4]
+            into.paste(plain.crop((x0, y0, x1, y1)), (x0 + pad, y0, x1 + pad, y1))
+        pal = board_palette(th, size, self.chouette, self.gif)
+        for ident, (x0, y0, x1, y1, group, zone) in wanted.items():
+            if ident in self._drawn:
+                continue
+            base = ops.bases.get(zone) if zone is not None else None
+            if base is not None and _layered(canvas, th, size, self.chouette, self.gif, pad,
+                                             context, group, base):
+                continue
+            patch = _patch((context, x0, y0, ident[4]), background(th, size, self.chouette),
+                           (x0, y0, x1, y1), (0, 0), group, pal)
+            into.paste(patch.im, (x0 + pad, y0, x1 + pad, y1))
+        self._drawn = set(wanted)
+        return canvas
+
+
 # ---------------------------------------------------------------- palette
 
 

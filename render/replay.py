@@ -28,7 +28,7 @@ import io
 import math
 import struct
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -38,6 +38,7 @@ from PIL import Image, ImageChops
 from render.layout import DEFAULT_WIDTH, MIN_WIDTH
 from render.png import (
     GIF_TRANSPARENT,
+    BoardFrames,
     Font,
     _fit,
     _length,
@@ -299,16 +300,29 @@ def encode(frames: tuple[ReplayFrame, ...], theme: str = "default",
         raise ValueError("a replay needs at least one frame")
     th = get_theme(theme)
     times = durations(frames)
+    return animated_gif(_drawn(frames, th, width), times), times
+
+
+def _drawn(frames: tuple[ReplayFrame, ...], th: Theme, width: int) -> Iterator[Image.Image]:
+    """Each frame as :func:`frame_indexed` draws it, one after the other on one picture
+    (:class:`render.png.BoardFrames`: a frame redraws what changed since the one
+    before); each yielded image is changed by the next."""
     total = len(frames)
-    images = [frame_indexed(f, th, width, i, total) for i, f in enumerate(frames, 1)]
-    return animated_gif(images, times), times
+    boards: BoardFrames | None = None
+    for i, f in enumerate(frames, 1):
+        chouette = f.board.chouette is not None
+        if boards is None or boards.chouette != chouette:
+            boards = BoardFrames(th, width, chouette, gif=True, below=caption_height(width))
+        img = boards.draw(f.board)
+        _caption_into(img, f, th, width, i, total, chouette)
+        yield img
 
 
 _UNCHANGED = [255] + [0] * 255
 """A difference of 0 (the same palette index) to 1 in a mask, anything else to 0."""
 
 
-def animated_gif(images: list[Image.Image], times: tuple[int, ...],
+def animated_gif(images: Iterable[Image.Image], times: tuple[int, ...],
                  encoder: Encoder | None = None) -> bytes:
     """An animated GIF of "P" images on one palette, each shown ``times`` ms, looping.
 
@@ -318,15 +332,19 @@ def animated_gif(images: list[Image.Image], times: tuple[int, ...],
     transparent index (LZW stores their runs in a few bits), not disposed; a frame
     identical to the one before lengthens it.  ``encoder`` finds the rectangle and
     encodes it: :func:`delta_c` (C, ``render/_gif.c``) when it is built, else
-    :func:`delta_pillow` (Pillow's LZW), the same pictures."""
+    :func:`delta_pillow` (Pillow's LZW), the same pictures.  Each image is read as it
+    comes (an image may be changed once the next is asked for)."""
     encode_one = encoder or DELTA
-    width, height = images[0].size
-    colours = bytes(images[0].getpalette() or [])[:768].ljust(768, b"\0")
-    parts = [b"GIF89a", struct.pack("<HHBBB", width, height, 0xF7, 0, 0), colours,
-             b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"]
+    parts: list[bytes] = []
     frames: list[list[Any]] = []
     previous: bytes | None = None
+    width = height = 0
     for img, ms in zip(images, times, strict=True):
+        if not parts:
+            width, height = img.size
+            colours = bytes(img.getpalette() or [])[:768].ljust(768, b"\0")
+            parts = [b"GIF89a", struct.pack("<HHBBB", width, height, 0xF7, 0, 0), colours,
+                     b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"]
         raw = img.tobytes()
         found = encode_one(raw, previous, width, height)
         if found is None:
@@ -334,6 +352,8 @@ def animated_gif(images: list[Image.Image], times: tuple[int, ...],
             continue
         frames.append([found[0], found[1], ms])
         previous = raw
+    if not parts:
+        raise ValueError("an animated GIF needs at least one frame")
     for (x0, y0, x1, y1), data, ms in frames:
         parts.append(b"!\xf9\x04\x05" + struct.pack("<HBB", int(ms / 10), TRANSPARENT, 0))
         parts.append(b"," + struct.pack("<HHHHB", x0, y0, x1 - x0, y1 - y0, 0) + data)

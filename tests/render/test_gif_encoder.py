@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import random
 import shutil
+from collections.abc import Iterator
 
 import pytest
 from PIL import Image, ImageSequence
@@ -171,3 +172,23 @@ def test_the_c_encoder_refuses_what_is_not_a_picture() -> None:
 def test_the_replay_uses_the_c_encoder_where_it_is_built() -> None:
     c_encoder()
     assert replay.DELTA is replay.delta_c
+
+
+@pytest.mark.parametrize("name", ENCODERS)
+def test_frames_drawn_one_after_another_on_one_picture(name: str) -> None:
+    """The frames may come one at a time on one picture changed between them (a
+    replay draws each frame over the one before): each is read as it comes."""
+    enc = encoder(name)
+    w, h = 40, 30
+    canvas = palette_image(w, h, bytes(w * h))
+    expected = []
+
+    def drawn() -> Iterator[Image.Image]:
+        for k in range(4):
+            canvas.paste(k + 1, (k * 5, k * 3, k * 5 + 9, k * 3 + 7))
+            expected.append(rgb(canvas))
+            yield canvas
+
+    assert decoded(animated_gif(drawn(), (100,) * 4, enc)) == [(e, 100) for e in expected]
+    with pytest.raises(ValueError, match="at least one frame"):
+        animated_gif(iter(()), (), enc)

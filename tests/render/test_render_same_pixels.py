@@ -45,7 +45,13 @@ from render import (
     theme_names,
 )
 from render.gallery import examples
-from render.png import MAX_PNG_BYTES, board_indexed, clear_board_cache, indexed_png
+from render.png import (
+    MAX_PNG_BYTES,
+    BoardFrames,
+    board_indexed,
+    clear_board_cache,
+    indexed_png,
+)
 from render.replay import caption_height, render_replay
 from render.theme import get_theme
 from render.view import SAME_DIRECTION, ResignationView
@@ -262,3 +268,34 @@ def test_a_view_that_cannot_be_hashed_is_drawn_all_the_same() -> None:
         hash(view)
     same_picture(view)
     assert render_png(view) == render_png(view)
+
+
+@pytest.mark.parametrize("theme", theme_names())
+def test_a_board_redrawn_frame_after_frame_is_each_board_drawn_anew(theme: str) -> None:
+    """:class:`BoardFrames` (a replay's frames: only what changed is drawn again) gives
+    for each board of a sequence what :func:`board_indexed` draws from scratch: random
+    play and then every gallery and extra board in turn, one after another (each
+    takes away zones the one before had and adds others), then the first again, at
+    two widths, with room for a caption below and a pad column."""
+    views = [*corpus(30, seed=7), *examples().values(), *extras().values()]
+    views.append(views[0])
+    th = get_theme(theme)
+    for size, pad, below in ((640, 0, 32), (517, 1, 0)):
+        for chouette in (False, True):
+            boards = BoardFrames(th, size, chouette, gif=True, pad=pad, below=below)
+            drawn = 0
+            for view in views:
+                if (view.chouette is not None) != chouette:
+                    continue
+                got = boards.draw(view).tobytes()
+                assert got == board_indexed(view, th, size, gif=True, pad=pad,
+                                            below=below).tobytes(), (size, view)
+                drawn += 1
+            assert drawn >= (2 if chouette else 40)
+
+
+def test_board_frames_refuse_a_board_of_the_other_kind() -> None:
+    boards = BoardFrames(get_theme("default"), 640, False)
+    chouette = extras()["big-chouette"]
+    with pytest.raises(ValueError, match="chouette board"):
+        boards.draw(chouette)

@@ -939,11 +939,13 @@ def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: boo
         if x0 < bx0 or y0 < by0 or x1 > bx1 or y1 > by1:
             return False
         boxes.append([x0, y0, x1, y1, [op]])
-    canvas.paste(indexed, (bx0 + pad, by0))
+    into = canvas.im  # pasted into straight: patches are of the same mode, in bounds
+    into.paste(indexed.im, (bx0 + pad, by0, bx1 + pad, by1))
     for x0, y0, x1, y1, ops in _merge(boxes):
         ops.sort()
         key = (context, bkey, x0, y0, tuple(op[1] for op in ops))
-        canvas.paste(_patch(key, rgb, (x0, y0, x1, y1), (bx0, by0), ops, pal), (x0 + pad, y0))
+        into.paste(_patch(key, rgb, (x0, y0, x1, y1), (bx0, by0), ops, pal).im,
+                   (x0 + pad, y0, x1 + pad, y1))
     return True
 
 
@@ -991,7 +993,7 @@ class BoardFrames:
         self.theme, self.size, self.chouette, self.gif, self.pad = th, size, chouette, gif, pad
         self.image = _indexed_background(th, size, chouette, gif, pad, below).copy()
         self._plain = _indexed_background(th, size, chouette, gif, 0, 0)
-        self._drawn: set[tuple[int, int, int, int, tuple[Hashable, ...]]] = set()
+        self._drawn: dict[tuple[int, int, int, int, tuple[Hashable, ...]], None] = {}
 
     def draw(self, view: BoardView) -> Image.Image:
         """The picture of ``view`` (the image itself, changed in place by the next call)."""
@@ -999,21 +1001,22 @@ class BoardFrames:
             raise ValueError("a chouette board and a two-player board are different pictures")
         th, size, pad, canvas = self.theme, self.size, self.pad, self.image
         ops = _operations(view, th, size)
-        context = _context(th, size, self.chouette, self.gif)
-        groups = ops.groups()
-        wanted = {}
-        for group in groups:
-            group[4].sort()
-            wanted[(group[0], group[1], group[2], group[3],
-                    tuple(op[1] for op in group[4]))] = group
+        drawn = self._drawn
+        wanted: dict[tuple[int, int, int, int, tuple[Hashable, ...]], None] = {}
+        fresh = []
+        for group in ops.groups():
+            done = group[4]
+            done.sort()
+            ident = (group[0], group[1], group[2], group[3], tuple([op[1] for op in done]))
+            wanted[ident] = None
+            if ident not in drawn:
+                fresh.append((ident, group))
         into, plain = canvas.im, self._plain.im
-        for gone in self._drawn - wanted.keys():
-            x0, y0, x1, y1 = gone[:4]
+        for x0, y0, x1, y1, _ in drawn.keys() - wanted.keys():
             into.paste(plain.crop((x0, y0, x1, y1)), (x0 + pad, y0, x1 + pad, y1))
+        context = _context(th, size, self.chouette, self.gif)
         pal = board_palette(th, size, self.chouette, self.gif)
-        for ident, (x0, y0, x1, y1, group, zone) in wanted.items():
-            if ident in self._drawn:
-                continue
+        for ident, (x0, y0, x1, y1, group, zone) in fresh:
             base = ops.bases.get(zone) if zone is not None else None
             if base is not None and _layered(canvas, th, size, self.chouette, self.gif, pad,
                                              context, group, base):
@@ -1021,7 +1024,7 @@ class BoardFrames:
             patch = _patch((context, x0, y0, ident[4]), background(th, size, self.chouette),
                            (x0, y0, x1, y1), (0, 0), group, pal)
             into.paste(patch.im, (x0 + pad, y0, x1 + pad, y1))
-        self._drawn = set(wanted)
+        self._drawn = wanted
         return canvas
 
 

@@ -165,13 +165,13 @@ def _caption_into(img: Image.Image, frame: ReplayFrame, th: Theme, width: int, i
                   total: int, chouette: bool) -> None:
     """The caption strip drawn into the bottom :func:`caption_height` rows of ``img``
     (a "P" frame on the GIF palette)."""
-    height = caption_height(width)
-    top = img.height - height
+    top = img.height - caption_height(width)
     pal = board_palette(th, width, chouette, gif=True)
-    img.paste(_ink(th.background, th.background, pal)[0], (0, top, img.width, img.height))
+    into = img.im  # pasted into straight: the same mode, boxes clipped to the picture
+    into.paste(_ink(th.background, th.background, pal)[0], (0, top, img.width, img.height))
     for x, y, mask, fill in _caption_words(frame, th, width, img.width, index, total):
         patch, solid = _word_patch(mask, fill, th.background, pal)
-        img.paste(patch, (x, top + y), solid)
+        into.paste(patch.im, (x, top + y, x + mask.width, top + y + mask.height), solid.im)
 
 
 def _caption_words(frame: ReplayFrame, th: Theme, width: int, board_width: int, index: int,

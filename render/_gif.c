@@ -25,7 +25,7 @@
 #include <string.h>
 
 #define MAX_CODE 4095
-#define HASH_BITS 14
+#define HASH_BITS 15
 #define HASH_SIZE (1 << HASH_BITS)
 #define CHAIN (MAX_CODE + 2)
 #define EMPTY 0xFFFFFFFFu
@@ -38,6 +38,9 @@ typedef struct {
        (every literal is a run of 1; 0 for a code of mixed pixels) */
     uint16_t runlen[MAX_CODE + 2];
     uint8_t runcol[MAX_CODE + 2];
+    /* the child looked up or added last for each code: pixel + 1 (0: none), code */
+    uint16_t lastpix[MAX_CODE + 2];
+    uint16_t lastchild[MAX_CODE + 2];
     /* chain[i * CHAIN + k]: the code of k pixels of index i, for k <= chain_max[i]
        (contiguous: the greedy encoder adds i^(k+1) only after i^k); allocated apart,
        its entries above chain_max never read */
@@ -53,17 +56,27 @@ typedef struct {
     int failed;
 } Lzw;
 
-static inline void put_byte(Lzw *z, uint8_t b) {
-    if (z->len == z->cap) {
-        size_t cap = z->cap ? z->cap * 2 : 65536;
-        uint8_t *p = realloc(z->out, cap);
-        if (!p) {
-            z->failed = 1;
-            return;
-        }
-        z->out = p;
-        z->cap = cap;
+/* Room for ``more`` bytes of codes; 0, or -1 (out of memory: nothing more is written). */
+static int reserve(Lzw *z, size_t more) {
+    if (z->failed)
+        return -1;
+    if (z->len + more <= z->cap)
+        return 0;
+    size_t cap = z->cap ? z->cap : 65536;
+    while (cap < z->len + more)
+        cap *= 2;
+    uint8_t *p = realloc(z->out, cap);
+    if (!p) {
+        z->failed = 1;
+        return -1;
     }
+    z->out = p;
+    z->cap = cap;
+    return 0;
+}
+
+/* A byte of codes, in the room reserved. */
+static inline void put_byte(Lzw *z, uint8_t b) {
     z->out[z->len++] = b;
 }
 
@@ -84,6 +97,7 @@ static inline void output(Lzw *z, int code) {
 }
 
 static void reset(Lzw *z) {
+    memset(z->lastpix, 0, sizeof z->lastpix);
     memset(z->slots, 0xFF, sizeof z->slots);
     z->running = z->eoi + 1;
     z->bits = z->min_bits + 1;
@@ -169,6 +183,8 @@ static inline void grow(Lzw *z, int prefix, int pixel) {
         s = (s + 1) & (HASH_SIZE - 1);
     int code = z->running++;
     z->slots[s] = (uint32_t)key << 12 | (uint32_t)code;
+    z->lastpix[prefix] = (uint16_t)(pixel + 1);
+    z->lastchild[prefix] = (uint16_t)code;
     int run = (z->runlen[prefix] && z->runcol[prefix] == pixel) ? z->runlen[prefix] + 1 : 0;
     z->runlen[code] = (uint16_t)run;
     z->runcol[code] = (uint8_t)pixel;
@@ -186,13 +202,17 @@ static void begin(Lzw *z) {
         z->runcol[i] = (uint8_t)i;
     }
     reset(z);
-    output(z, z->clear);
+    if (reserve(z, 16) == 0)
+        output(z, z->clear);
     z->crnt = -1;
 }
 
 /* Encode the next ``n`` pixels (a row of the box: the string being matched, crnt,
    goes on across rows, so the codes are those of the whole box in one piece). */
 static void encode(Lzw *z, const uint8_t *px, size_t n) {
+    /* at most a code (12 bits) for each pixel, and a clear code for each 4000 */
+    if (reserve(z, 2 * n + 16) < 0)
+        return;
     size_t i = 0;
     int crnt = z->crnt;
     if (crnt < 0 && n) {
@@ -221,7 +241,16 @@ static void encode(Lzw *z, const uint8_t *px, size_t n) {
             i = j;
             continue;
         }
-        int next = lookup(z, (crnt << 8) | pixel);
+        int next;
+        if (z->lastpix[crnt] == pixel + 1) {
+            next = z->lastchild[crnt];
+        } else {
+            next = lookup(z, (crnt << 8) | pixel);
+            if (next >= 0) {
+                z->lastpix[crnt] = (uint16_t)(pixel + 1);
+                z->lastchild[crnt] = (uint16_t)next;
+            }
+        }
         if (next >= 0) {
             crnt = next;
         } else {
@@ -236,6 +265,8 @@ static void encode(Lzw *z, const uint8_t *px, size_t n) {
 
 /* The last code, the end code, the last bits; returns 0 or -1 (out of memory). */
 static int end(Lzw *z) {
+    if (reserve(z, 16) < 0)
+        return -1;
     output(z, z->crnt);
     output(z, z->eoi);
     if (z->nacc > 0) {

@@ -9,8 +9,8 @@ final frame's ``game_over`` draws the result banner.
 
 Why GIF and not animated WebP: every frame is already a 256-colour picture on
 the theme's fixed palette (:func:`render.png.palette`), so GIF loses nothing,
-and Pillow's GIF writer stores only the rectangle that changed from the frame
-before (a play changes a few points): a 60-play game is ~0.5 MB.  Lossless
+and a GIF frame stores only the rectangle that changed from the frame before, its
+unchanged pixels transparent (:func:`animated_gif`): a 60-play game is ~0.6 MB.  Lossless
 animated WebP of the same frames was no smaller and took several times longer
 to encode, and Discord's clients do not all animate WebP inline, while every
 client animates GIF.

@@ -27,6 +27,7 @@ from __future__ import annotations
 import io
 import math
 import struct
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -247,14 +248,16 @@ def _ink(fill: RGB, background: RGB, pal: Image.Image) -> tuple[int, bytes]:
     rgb = Image.new("RGB", (256, 1), background)
     rgb.paste(fill, (0, 0, 256, 1), ramp)
     indices = rgb.quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
-    if len(_INKS) > 256:
-        _INKS.clear()
-    _INKS[key] = (pal, indices[0], indices)
+    with _words_lock:
+        if len(_INKS) > 256:
+            _INKS.clear()
+        _INKS[key] = (pal, indices[0], indices)
     return indices[0], indices
 
 
 _WORDS: OrderedDict[tuple[int, bytes], tuple[Image.Image, Image.Image, Image.Image]] = (
     OrderedDict())
+_words_lock = threading.Lock()
 _INKED = [0] + [255] * 255
 WORD_PATCHES = 2048
 """Caption words remembered in the palette's colours (the oldest forgotten first)."""
@@ -272,9 +275,10 @@ def _word_patch(mask: Image.Image, fill: RGB, background: RGB, pal: Image.Image
         return known[1], known[2]
     patch = Image.frombytes("P", mask.size, mask.point(list(ink)).tobytes())
     solid = mask.point(_INKED)
-    _WORDS[key] = (mask, patch, solid)
-    while len(_WORDS) > WORD_PATCHES:
-        _WORDS.popitem(last=False)
+    with _words_lock:
+        _WORDS[key] = (mask, patch, solid)
+        while len(_WORDS) > WORD_PATCHES:
+            _WORDS.popitem(last=False)
     return patch, solid
 
 

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.chart import polyline
-from render.png import _fit, checker_sprite, font
+from render.png import checker_sprite, fit_text, font
 from render.theme import get_theme
 
 CARD_WIDTH = 800
@@ -123,7 +123,7 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     chip = checker_sprite(th, 0, round(u * 0.75))
     img.paste(chip, (round(u), round(height * 0.1)), chip)
     left = round(u) + chip.width + round(u * 0.5)
-    name, nf = _fit(card.name, round(u * 1.3), True, g.spark[0] - left - round(u))
+    name, nf = fit_text(card.name, round(u * 1.3), True, g.spark[0] - left - round(u))
     d.text((left, round(height * 0.1) + chip.height // 2), name, font=nf, fill=th.panel_text,
            anchor="lm")
 
@@ -153,7 +153,7 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     y = round(height * 0.48)
     for label, value in rows:
         d.text((round(u), y), label, font=lf, fill=th.panel_muted, anchor="lm")
-        text, f = _fit(value, round(u * 0.7), True, g.spark[0] - round(u * 5.5))
+        text, f = fit_text(value, round(u * 0.7), True, g.spark[0] - round(u * 5.5))
         d.text((round(u * 5), y), text, font=f, fill=th.panel_text, anchor="lm")
         y += round(u * 0.95)
 
@@ -162,7 +162,7 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     d.rectangle((x0, y0, x1, y1), fill=th.background)
     hist = card.rating_history or (card.rating,)
     # Money games are rated one by one, each as a 1-point match (issue 30 item 14).
-    label, lfont = _fit(f"rating over {max(0, len(hist) - 1)} rated results (matches; "
+    label, lfont = fit_text(f"rating over {max(0, len(hist) - 1)} rated results (matches; "
                         "money games one by one)", round(u * 0.65), False, x1 - x0)
     d.text((x0, y0 - round(u * 0.15)), label, font=lfont, fill=th.panel_muted, anchor="lb")
     pts = spark_points(card, g)
@@ -200,7 +200,7 @@ def _draw_form(img: Image.Image, d: ImageDraw.ImageDraw, form: CardForm, th: Any
     top = g.spark[3] + round(u * 1.3)
     bottom = height - round(u * 0.9)
     text = f"PR {form.pr:.1f} {form.grade} · last {form.matches} matches"
-    t, f = _fit(text, round(u * 0.62), True, x1 - x0)
+    t, f = fit_text(text, round(u * 0.62), True, x1 - x0)
     d.text((x0, top - round(u * 0.2)), t, font=f, fill=th.panel_text, anchor="lb")
     box = (x0, top, x1, bottom - round(u * 0.75))
     d.rectangle(box, fill=th.background)
@@ -216,7 +216,7 @@ def _draw_form(img: Image.Image, d: ImageDraw.ImageDraw, form: CardForm, th: Any
     notes = " · ".join(x for x in (f"best {form.best}" if form.best else "",
                                     f"worst {form.worst}" if form.worst else "") if x)
     if notes:
-        t, f = _fit(notes, round(u * 0.55), False, x1 - x0)
+        t, f = fit_text(notes, round(u * 0.55), False, x1 - x0)
         d.text((x0, bottom), t, font=f, fill=th.panel_muted, anchor="lb")
 
 

@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from render.png import _fit, font
+from render.png import fit_text, font
 from render.theme import RGB, Theme, get_theme
 
 SS = 2
@@ -161,7 +161,7 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
     if data.opponent:
         title += f" against {data.opponent}"
     room = width - round(u * 2) - (round(width * 0.3) if data.error_rate is not None else 0)
-    t, tf = _fit(title, round(u * 0.95), True, room)
+    t, tf = fit_text(title, round(u * 0.95), True, room)
     d.text((round(u), round(height * 0.07)), t, font=tf, fill=th.panel_text, anchor="lm")
 
     # Grid and axes: 0 / 25 / 50 / 75 / 100 % on the left, equity on the right.

@@ -59,19 +59,19 @@ def _ss(rect: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _length(f: Font, text: str) -> float:
+def text_length(f: Font, text: str) -> float:
     """``f.getlength(text)``, remembered (names and labels come back on every board)."""
     return float(f.getlength(text))
 
 
-def _fit(text: str, size: int, bold: bool, width: int) -> tuple[str, Font]:
+def fit_text(text: str, size: int, bold: bool, width: int) -> tuple[str, Font]:
     """Shrink (then truncate) ``text`` to fit ``width`` pixels."""
     f = font(size, bold)
-    while _length(f, text) > width and size > 9:
+    while text_length(f, text) > width and size > 9:
         size -= 1
         f = font(size, bold)
-    if _length(f, text) > width:
-        while text and _length(f, text + "…") > width:
+    if text_length(f, text) > width:
+        while text and text_length(f, text + "…") > width:
             text = text[:-1]
         text += "…"
     return text, f
@@ -282,7 +282,7 @@ def background(theme: Theme, width: int = DEFAULT_WIDTH, chouette: bool = False)
 # footprints overlap are merged, so that what lands in one zone's rectangle
 # depends only on the background and that zone's operations, in order.
 #
-# :func:`_render` (the truecolour picture) runs every operation on a copy of the
+# :func:`draw_rgb` (the truecolour picture) runs every operation on a copy of the
 # background.  :func:`board_indexed` (the PNG and the replay frames) instead
 # pastes, for each zone, a patch already converted to the theme's palette: the
 # background's own patch for an empty zone, else the zone drawn once in RGB on a
@@ -294,7 +294,7 @@ def background(theme: Theme, width: int = DEFAULT_WIDTH, chouette: bool = False)
 
 
 TEXT_CACHE = True
-"""Draw texts from :func:`_text_mask` (False: straight through Pillow, for a test)."""
+"""Draw texts from :func:`text_mask` (False: straight through Pillow, for a test)."""
 
 
 @lru_cache(maxsize=4096)
@@ -316,7 +316,7 @@ def _loose_box(f: Font, text: str, anchor: str, x: float, y: float) -> Rect:
     """A rectangle sure to hold ``text`` drawn at ``(x, y)``: its advance and the font's
     ascent and descent placed by the anchor, with a margin (measuring its ink exactly
     costs a rasterisation: the IDs, new on every board, would pay it each time)."""
-    width = _length(f, text)
+    width = text_length(f, text)
     ascent, descent = _metrics(f)
     margin = int(f.size) // 4 + 2
     h, v = anchor[0], anchor[1]
@@ -333,7 +333,7 @@ def _loose_box(f: Font, text: str, anchor: str, x: float, y: float) -> Rect:
 
 
 @lru_cache(maxsize=4096)
-def _text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
+def text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
     """The coverage mask of ``text`` and where its top-left goes from the anchor point.
 
     Rasterising glyphs is a third of a board's drawing time, and the same texts
@@ -439,14 +439,14 @@ class _Ops:
         if isinstance(y, float) and y.is_integer():
             y = int(y)
         if TEXT_CACHE and isinstance(x, int) and isinstance(y, int):
-            # The mask's place from the text's bounds (as _text_mask makes it); the mask
+            # The mask's place from the text's bounds (as text_mask makes it); the mask
             # itself is made only if the patch has to be drawn.
             left, top, right, bottom = _bbox(f, text, anchor)
             box = (x + left - _MASK_MARGIN, y + top - _MASK_MARGIN, x + right + _MASK_MARGIN,
                    y + bottom + _MASK_MARGIN)
 
             def paste(img: Image.Image, d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
-                mask, dx, dy = _text_mask(f, text, anchor)
+                mask, dx, dy = text_mask(f, text, anchor)
                 img.paste(fill, (x + dx - ox, y + dy - oy, x + dx + mask.width - ox,
                                  y + dy + mask.height - oy), mask)
 
@@ -591,25 +591,25 @@ def _panel(ops: _Ops, theme: Theme, view: BoardView, lay: Layout, rect: Rect,
         sf = font(round(u * 0.5), True)
         score = str(info.score)
         ops.text(zone, (right, cy), score, sf, theme.panel_text, "rm")
-        right -= round(_length(sf, score) + u * 0.15)
+        right -= round(text_length(sf, score) + u * 0.15)
         lf = font(round(u * 0.28))
         ops.text(zone, (right, cy + round(u * 0.05)), "score", lf, theme.panel_muted, "rm")
-        right -= round(_length(lf, "score") + u * 0.35)
+        right -= round(text_length(lf, "score") + u * 0.35)
     if status:
         stf = font(round(u * 0.32), True)
         ops.text(zone, (right, cy), status, stf, theme.highlight, "rm")
-        right -= round(_length(stf, status) + u * 0.35)
+        right -= round(text_length(stf, status) + u * 0.35)
     pf = font(round(u * 0.32))
     pips = f"{view.pips(player)} pips"
     waiting = view.position.waiting(player)
     if waiting:
         pips += f" · {waiting} to enter"
-    pip_w = round(_length(pf, pips))
+    pip_w = round(text_length(pf, pips))
     name = info.name + (f" ({info.note})" if info.note else "")
     name_w = right - x - pip_w - round(u * 0.35)
-    text, nf = _fit(name, round(u * 0.42), True, max(name_w, round(u)))
+    text, nf = fit_text(name, round(u * 0.42), True, max(name_w, round(u)))
     ops.text(zone, (x, cy), text, nf, theme.panel_text)
-    x += round(_length(nf, text) + u * 0.3)
+    x += round(text_length(nf, text) + u * 0.3)
     ops.text(zone, (x, cy + round(u * 0.03)), pips, pf, theme.panel_muted)
 
 
@@ -628,7 +628,7 @@ def _chouette(ops: _Ops, theme: Theme, view: BoardView, fr: Frame) -> None:
     for label, who in (("Box", ch.box), ("Captain", ch.box.other)):
         ops.text(zone, (x, y), label, font(round(u * 0.28)), theme.panel_muted)
         y += round(u * 0.42)
-        name, nf = _fit(view.players[who].name, round(u * 0.38), True, w)
+        name, nf = fit_text(view.players[who].name, round(u * 0.38), True, w)
         ops.text(zone, (x, y), name, nf, theme.panel_text)
         y += round(u * 0.62)
     ops.text(zone, (x, y), "Partners", font(round(u * 0.28)), theme.panel_muted)
@@ -637,11 +637,11 @@ def _chouette(ops: _Ops, theme: Theme, view: BoardView, fr: Frame) -> None:
     for i, partner in enumerate(ch.partners, 1):
         dropped = partner.state is StakeState.DROPPED
         colour = theme.panel_muted if dropped else theme.panel_text
-        name, nf = _fit(f"{i}. {partner.name}", round(u * 0.34), not dropped, w)
+        name, nf = fit_text(f"{i}. {partner.name}", round(u * 0.34), not dropped, w)
         ops.text(zone, (x, y), name, nf, colour)
         if dropped:
             ly = y + 1
-            ops.line(zone, (x, ly, x + _length(nf, name), ly), colour, max(1, round(u * 0.04)))
+            ops.line(zone, (x, ly, x + text_length(nf, name), ly), colour, max(1, round(u * 0.04)))
         y += round(u * 0.38)
         ops.text(zone, (x + round(u * 0.35), y), partner.state.label, rf,
                  theme.panel_muted if dropped else theme.highlight)
@@ -674,7 +674,7 @@ def _banner(ops: _Ops, theme: Theme, view: BoardView, fr: Frame) -> None:
     kind = go.kind.phrase
     pts = f"{go.points} point{'s' if go.points != 1 else ''}"
     w = rect[2] - rect[0] - round(u * 0.6)
-    line1, f1 = _fit(f"{name} wins {kind}", round(u * 0.6), True, w)
+    line1, f1 = fit_text(f"{name} wins {kind}", round(u * 0.6), True, w)
     ops.text(zone, ((rect[0] + rect[2]) / 2, fr.mid_y - round(u * 0.3)), line1, f1,
              theme.banner_text, "mm")
     ops.text(zone, ((rect[0] + rect[2]) / 2, fr.mid_y + round(u * 0.45)), pts,
@@ -694,8 +694,8 @@ def _offer_lines(ops: _Ops, theme: Theme, fr: Frame, first: str, second: str,
     zone = ("offer", right_half)
     w = half[2] - half[0] - round(u * 0.3)
     cx = (half[0] + half[2]) / 2
-    t1, f1 = _fit(first, round(u * 0.34), True, w)
-    t2, f2 = _fit(second, round(u * 0.34), True, w)
+    t1, f1 = fit_text(first, round(u * 0.34), True, w)
+    t2, f2 = fit_text(second, round(u * 0.34), True, w)
     ops.text(zone, (cx, fr.mid_y - round(u * 0.22)), t1, f1, theme.frame_text, "mm")
     ops.text(zone, (cx, fr.mid_y + round(u * 0.24)), t2, f2, theme.highlight, "mm")
 
@@ -728,10 +728,10 @@ def _dice_stage(ops: _Ops, theme: Theme, view: BoardView, lay: Layout) -> None:
 def render_image(view: BoardView, *, theme: str = "default",
                  size: int = DEFAULT_WIDTH) -> Image.Image:
     """The board picture as a Pillow RGB image (``size`` = board width in pixels)."""
-    return _render(view, get_theme(theme), size)
+    return draw_rgb(view, get_theme(theme), size)
 
 
-def _render(view: BoardView, th: Theme, size: int) -> Image.Image:
+def draw_rgb(view: BoardView, th: Theme, size: int) -> Image.Image:
     """The picture in RGB: every operation run on a copy of the background."""
     img = background(th, size, view.chouette is not None).copy()
     d = ImageDraw.Draw(img)
@@ -750,14 +750,14 @@ def _operations(view: BoardView, th: Theme, size: int) -> _Ops:
     mid_y = (fr.title[1] + fr.title[3]) / 2
     if view.ids:  # the IDs at the right, the title left of them
         width = fr.title[2] - fr.title[0]
-        it, itf = _fit(view.ids, round(u * 0.26), False, width * 11 // 20)
+        it, itf = fit_text(view.ids, round(u * 0.26), False, width * 11 // 20)
         ops.text("ids", (fr.title[2], mid_y), it, itf, th.panel_muted, "rm")
-        rest = width - round(_length(itf, it)) - round(TITLE_GAP_UNITS * u)  # issue 30 item 11
+        rest = width - round(text_length(itf, it)) - round(TITLE_GAP_UNITS * u)  # issue 30 item 11
         if title and rest > 0:
-            t, tf = _fit(title, round(u * 0.36), False, rest)
+            t, tf = fit_text(title, round(u * 0.36), False, rest)
             ops.text("title", (fr.title[0], mid_y), t, tf, th.panel_muted, "lm")
     elif title:
-        t, tf = _fit(title, round(u * 0.36), False, fr.title[2] - fr.title[0])
+        t, tf = fit_text(title, round(u * 0.36), False, fr.title[2] - fr.title[0])
         ops.text("title", ((fr.title[0] + fr.title[2]) / 2, mid_y), t, tf,
                  th.panel_muted, "mm")
     _panel(ops, th, view, lay, fr.panel_top, lay.viewer.other)
@@ -952,7 +952,7 @@ def _layered(canvas: Image.Image, th: Theme, size: int, chouette: bool, gif: boo
 def board_indexed(view: BoardView, th: Theme, size: int, gif: bool = False,
                   pad: int = 0, below: int = 0) -> Image.Image:
     """The picture in the palette's colours ("P" mode): the same pixels as
-    ``_render(...).quantize(palette=board_palette(...), dither=NONE)``, with ``pad``
+    ``draw_rgb(...).quantize(palette=board_palette(...), dither=NONE)``, with ``pad``
     columns of index 0 at its left and ``below`` rows of index 0 under it."""
     chouette = view.chouette is not None
     pal = board_palette(th, size, chouette, gif)
@@ -1083,7 +1083,7 @@ def palette(theme: Theme, width: int, chouette: bool) -> Image.Image:
     for style in th.checkers:
         base += [style.fill, style.rim, style.text]
     exact = list(dict.fromkeys(base))
-    samples = [_render(v, th, width) for v in _palette_samples()]
+    samples = [draw_rgb(v, th, width) for v in _palette_samples()]
     strip = Image.new("RGB", (sum(s.width for s in samples), max(s.height for s in samples)),
                       th.background)
     x = 0
@@ -1202,7 +1202,7 @@ def render_png(view: BoardView, *, theme: str = "default", size: int = DEFAULT_W
     """
     th = get_theme(theme)
     if truecolor:
-        return encode_png(_render(view, th, size))
+        return encode_png(draw_rgb(view, th, size))
     key = (view, th, size)
     try:
         hash(key)

@@ -41,13 +41,13 @@ from render.png import (
     GIF_TRANSPARENT,
     BoardFrames,
     Font,
-    _fit,
-    _length,
-    _render,
-    _text_mask,
     board_indexed,
     board_palette,
+    draw_rgb,
+    fit_text,
     font,
+    text_length,
+    text_mask,
 )
 from render.theme import RGB, Theme, get_theme
 from render.view import BoardView
@@ -139,7 +139,7 @@ def frame_image(frame: ReplayFrame, th: Theme, width: int, index: int, total: in
                 ) -> Image.Image:
     """One frame as an RGB image: the board (drawn by :mod:`render.png`) at the
     top left, the caption strip below."""
-    board = _render(frame.board, th, width)
+    board = draw_rgb(frame.board, th, width)
     img = Image.new("RGB", (board.width, board.height + caption_height(width)), th.background)
     img.paste(board, (0, 0))
     for x, y, mask, fill in _caption_words(frame, th, width, board.width, index, total):
@@ -193,25 +193,25 @@ def _caption_words(frame: ReplayFrame, th: Theme, width: int, board_width: int, 
     pad = max(6, round(width * 0.02))
     cf = font(max(9, round(h * 0.45)))
     number, of = str(index), f"/{total}"
-    counter = _length(cf, number) + _length(cf, of)
+    counter = text_length(cf, number) + text_length(cf, of)
     pen = board_width - pad - counter
     out = [_word(cf, number, pen, cy, th.panel_muted),
-           _word(cf, of, pen + _length(cf, number), cy, th.panel_muted)]
+           _word(cf, of, pen + text_length(cf, number), cy, th.panel_muted)]
     room = board_width - 3 * pad - round(counter)
     colour = th.panel_text if frame.kind is FrameKind.PLAY else th.highlight
     words, f = _fit_words(frame.caption, max(9, round(h * 0.55)), room)
     pen = pad
-    space = _length(f, " ")
+    space = text_length(f, " ")
     for word in words:
         if word:
             out.append(_word(f, word, pen, cy, colour))
-        pen += _length(f, word) + space
+        pen += text_length(f, word) + space
     return out
 
 
 def _word(f: Font, word: str, pen: float, cy: int, fill: RGB
           ) -> tuple[int, int, Image.Image, RGB]:
-    mask, dx, dy = _text_mask(f, word, "lm")
+    mask, dx, dy = text_mask(f, word, "lm")
     return math.floor(pen + 0.5) + dx, cy + dy, mask, fill
 
 
@@ -221,13 +221,13 @@ def _fit_words(text: str, size: int, room: int) -> tuple[list[str], Font]:
     words = text.split(" ")
     while True:
         f = font(size, True)
-        space = _length(f, " ")
-        if sum(_length(f, w) for w in words) + space * (len(words) - 1) <= room:
+        space = text_length(f, " ")
+        if sum(text_length(f, w) for w in words) + space * (len(words) - 1) <= room:
             return words, f
         if size <= 9:
             break
         size -= 1
-    cut, f = _fit(text, size, True, room)
+    cut, f = fit_text(text, size, True, room)
     return [cut], f
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.png import _fit, checker_sprite, cube_sprite, font
+from render.png import checker_sprite, cube_sprite, fit_text, font
 from render.theme import get_theme
 
 SUMMARY_WIDTH = 800
@@ -121,7 +121,7 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
     score = s.score
     kind = f"Match to {s.length}" if s.length else "Money session"
     head = f"{w} {score[0]} – {score[1]} {b}"
-    t, tf = _fit(head, round(u * 1.1), True, width - round(u * 2))
+    t, tf = fit_text(head, round(u * 1.1), True, width - round(u * 2))
     d.text((round(u), round(u * 1.1)), t, font=tf, fill=th.panel_text, anchor="lm")
     sub = kind
     if s.winner is not None:
@@ -145,11 +145,11 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
                anchor="lm")
         chip = checker_sprite(th, line.winner, chip_r)
         img.paste(chip, (round(u * 3.0), cy - chip.height // 2), chip)
-        name, f = _fit(s.names[line.winner], round(u * 0.6), True, round(u * 6))
+        name, f = fit_text(s.names[line.winner], round(u * 0.6), True, round(u * 6))
         d.text((round(u * 3.9), cy), name, font=f, fill=th.panel_text, anchor="lm")
         d.text((round(u * 10.5), cy), f"+{line.points}", font=rf, fill=th.highlight,
                anchor="lm")
-        how, f = _fit(_how(line), round(u * 0.6), False, round(width * 0.62 - u * 14))
+        how, f = fit_text(_how(line), round(u * 0.6), False, round(width * 0.62 - u * 14))
         d.text((round(u * 13.5), cy), how, font=f, fill=th.panel_muted, anchor="lm")
         for p in (0, 1):
             bar = bars[p]
@@ -170,7 +170,7 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
         sprite = cube_sprite(th, cs, c.value)
         img.paste(sprite, (round(u * 1.3), y - cs // 2), sprite)
         text = f"game {c.game}, move {c.move}: {s.names[c.player]} {c.action}"
-        t, f = _fit(text, round(u * 0.58), False, width - round(u * 4))
+        t, f = fit_text(text, round(u * 0.58), False, width - round(u * 4))
         d.text((round(u * 2.4), y), t, font=f, fill=th.panel_text, anchor="lm")
         y += round(u * 0.8)
     if len(s.cube) > 12:
@@ -188,7 +188,7 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
         chip = checker_sprite(th, p, chip_r)
         img.paste(chip, (x, y - chip.height // 2), chip)
         text = _grade_text(s, p)
-        t, f = _fit(text, round(u * 0.62), True, round(width / 2 - u * 2.5))
+        t, f = fit_text(text, round(u * 0.62), True, round(width / 2 - u * 2.5))
         d.text((x + chip.width + round(u * 0.3), y), t, font=f, fill=th.panel_text,
                anchor="lm")
         x += round(width / 2)

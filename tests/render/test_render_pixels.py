@@ -437,11 +437,11 @@ def test_remembered_texts_draw_exactly_what_pillow_draws(
     th = get_theme(theme)
     for view in examples().values():
         monkeypatch.setattr(png, "TEXT_CACHE", False)
-        direct = png._render(view, th, 800).tobytes()
+        direct = png.draw_rgb(view, th, 800).tobytes()
         monkeypatch.setattr(png, "TEXT_CACHE", True)
-        png._text_mask.cache_clear()
-        assert png._render(view, th, 800).tobytes() == direct
-        assert png._render(view, th, 800).tobytes() == direct
+        png.text_mask.cache_clear()
+        assert png.draw_rgb(view, th, 800).tobytes() == direct
+        assert png.draw_rgb(view, th, 800).tobytes() == direct
 
 
 def test_ids_are_printed_in_the_title_band_only() -> None:

@@ -11,19 +11,19 @@ on the same database plays on in the DM, and its reminders still leave the DM al
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-import pg
 import pytest
+from backends import Backend
+from backends import backend as backend_named
 from race_table import DICE, ScriptedDice
 
 from bot.config import Config
 from bot.service.core.values import PERSONAL, Actor, Expect, Place
 from bot.service.game import GameService
-from bot.storage.sqlite import SqliteStorage
 
 ALICE = Actor(21, "alice")
 BOB = Actor(22, "bob")
@@ -31,45 +31,10 @@ DM = Place.direct(8101)
 GROUP = Place.direct(8102, group=True)
 
 
-class Backend:
-    """Opens storages on one database of one backend; closes them all at the end."""
-
-    def __init__(self, name: str, make: Callable[[], Any]) -> None:
-        self.name = name
-        self._make = make
-        self.opened: list[Any] = []
-
-    async def open(self) -> Any:
-        storage = self._make()
-        await storage.open()
-        self.opened.append(storage)
-        return storage
-
-    async def close_all(self) -> None:
-        while self.opened:
-            await self.opened.pop().close()
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    if request.param == "sqlite":
-        path = tmp_path / "db.sqlite3"
-        b = Backend("sqlite", lambda: SqliteStorage(path))
+    async with backend_named(request.param, tmp_path) as b:
         yield b
-        await b.close_all()
-        return
-    reason = pg.unavailable()
-    if reason is not None:
-        pytest.skip(reason)
-    from bot.storage.postgres import PostgresStorage
-
-    url = await pg.create_database()
-    b = Backend("postgres", lambda: PostgresStorage(url, pool_size=4))
-    try:
-        yield b
-    finally:
-        await b.close_all()
-        await pg.drop_database(url)
 
 
 def service_on(storage: Any) -> GameService:

@@ -35,6 +35,8 @@ from typing import Any
 
 import pg
 import pytest
+from backends import Backend
+from backends import backend as backend_named
 
 from bot.config import Config
 from bot.service.core.values import Actor, Expect, Place
@@ -49,51 +51,14 @@ from bot.storage.interface import (
     StorageCommitUnknown,
     Transaction,
 )
-from bot.storage.sqlite import SqliteStorage
 
 GUILD = 3
 
 
-class Backend:
-    """Opens storages on one database of one backend; closes them all at the end."""
-
-    def __init__(self, name: str, make: Callable[..., Any], url: str = "") -> None:
-        self.name = name
-        self._make = make
-        self.url = url
-        self.opened: list[Any] = []
-
-    async def open(self, **options: Any) -> Any:
-        storage = self._make(**options)
-        await storage.open()
-        self.opened.append(storage)
-        return storage
-
-    async def close_all(self) -> None:
-        while self.opened:
-            await self.opened.pop().close()
-
-
 @pytest.fixture(params=["sqlite", "postgres"])
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
-    if request.param == "sqlite":
-        path = tmp_path / "db.sqlite3"
-        b = Backend("sqlite", lambda **o: SqliteStorage(path, **o))
+    async with backend_named(request.param, tmp_path) as b:
         yield b
-        await b.close_all()
-        return
-    reason = pg.unavailable()
-    if reason is not None:
-        pytest.skip(reason)
-    from bot.storage.postgres import PostgresStorage
-
-    url = await pg.create_database()
-    b = Backend("postgres", lambda **o: PostgresStorage(url, **{"pool_size": 4, **o}), url)
-    try:
-        yield b
-    finally:
-        await b.close_all()
-        await pg.drop_database(url)
 
 
 def _history_chains(history: list[tuple[float, float]], final: float) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.adapters.console.commands import Commands
 from bot.adapters.console.help import HELP
-from bot.adapters.console.screen import CHANNEL_MAX, channel_id
+from bot.adapters.console.screen import CHANNEL_MAX, channel_id, shown_name
 from bot.adapters.console.tournament import open_pairings
 from bot.service.core.limits import shown
 from bot.service.core.replies import Action
@@ -44,7 +44,12 @@ class Console(Commands):
     """The console: its state, what it prints, its commands, and the line that runs one."""
 
     async def handle(self, line: str) -> bool:
-        """Run one command line; False when the user asked to quit."""
+        """Run one command line; False when the user asked to quit.  The background work
+        (:mod:`bot.adapters.console.due`) waits until it is done."""
+        async with self.busy:
+            return await self._run_line(line)
+
+    async def _run_line(self, line: str) -> bool:
         line = line.strip()
         if not line or line.startswith("#"):
             return True
@@ -76,6 +81,11 @@ class Console(Commands):
             self.remember_channel(f"{self.kind.value}:{self.channel}")
             self.say(f"  now in {self.where}: a conversation without a server (games here "
                      "count toward the players' personal ratings)")
+            return True
+        if name and not shown_name(name):
+            self.say("  (only you see this) That name has nothing visible in it (only "
+                     "spaces or invisible characters): name the player with letters, like "
+                     '"alice: /board".')
             return True
         if not name:
             # A game's next step is its waiting player's; anything else (a forfeit, a
@@ -112,4 +122,5 @@ class Console(Commands):
             self.say(f"  Unknown command {shown('/' + command)}. Type /help.")
             return True
         await handler(actor, rest)
+        await open_pairings(self, channel_id)  # e.g. /demo ended a match: the next round
         return True

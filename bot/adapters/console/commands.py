@@ -7,8 +7,9 @@ from __future__ import annotations
 import shlex
 from collections.abc import Awaitable, Callable
 
+from bot.adapters.console.demo import DEMO_BOUND, play_demo
 from bot.adapters.console.puzzles import puzzle
-from bot.adapters.console.screen import Screen, channel_id, role_id
+from bot.adapters.console.screen import Screen, channel_id, role_id, shown_name
 from bot.adapters.console.tournament import tournament
 from bot.service.core.replies import Action
 from bot.service.core.values import Actor
@@ -27,7 +28,7 @@ class Commands(Screen):
             except ValueError as exc:
                 self.say(f"  (only you see this) Can't read that: {exc}.")
                 return
-            if not words or not words[0].strip().lstrip("@"):
+            if not words or not shown_name(words[0]):
                 self.say("  (only you see this) Name an opponent: /challenge @bob")
                 return
             opponent = self.actor(words[0])
@@ -72,7 +73,7 @@ class Commands(Screen):
             await self.show(await s.leaderboard(self.place, actor, order, page))
 
         async def stats(actor: Actor, rest: str) -> None:
-            if rest and not rest.strip().lstrip("@").strip():  # "/stats @" (issue 30 item 15)
+            if rest and not shown_name(rest):  # "/stats @" (issue 30 item 15)
                 self.say("  (only you see this) Name a player after the @, like /stats @bob "
                          "(or /stats alone for your own card).")
                 return
@@ -216,44 +217,9 @@ class Commands(Screen):
             "puzzle": lambda actor, rest: puzzle(self, actor, rest),  # issue 33
         }
 
-    async def demo(self, limit: int = 2000) -> None:
-        """Play on with simple choices until the match ends, or in money play and chouettes
-        the current game (a demo aid).
-
-        Rolls instead of doubling, takes every double, plays the first legal
-        play the service suggests, chooses the first option.
-        """
-        for _ in range(limit):
-            name = await self.who_must_act()
-            if not name:
-                return
-            actor = self.actor(name)
-            reply = await self.service.board(self.place, actor)
-            acts = {b.action.value for b in reply.buttons if actor.id in b.users}
-            if "take" in acts:
-                result = await self.service.take(self.place, actor)
-            elif "roll" in acts:
-                result = await self.service.roll(self.place, actor)
-            elif "reject-resignation" in acts:
-                result = await self.service.answer_resignation(self.place, actor, True)
-            elif "choose" in acts:
-                option = next(b.option for b in reply.buttons if b.action is Action.CHOOSE)
-                result = await self.service.choose(self.place, actor, option)
-            else:
-                plays = await self.service.suggestions(self.place, actor, "", limit=1)
-                if not plays:
-                    return
-                result = await self.service.move(self.place, actor, plays[0])
-            await self.show(result)
-            if not result.ok:
-                return
-            if any(b.view.game_over is not None and (
-                    b.view.money is not None or b.view.chouette is not None)
-                   for b in result.boards):
-                self.say("  /demo stops at the end of the game (money play and chouettes go "
-                         "on game after game): /demo again plays the next one.")
-                return
-
+    async def demo(self, limit: int = DEMO_BOUND) -> None:
+        """``/demo``: :func:`~bot.adapters.console.demo.play_demo`."""
+        await play_demo(self, limit)
 
 
 class ConsoleNames:

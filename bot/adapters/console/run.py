@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bot.adapters.console.app import Console
+from bot.adapters.console.due import due_work
 from bot.adapters.console.screen import user_id
 from bot.ai.runner import runner_from_config
 from bot.config import Config
@@ -26,6 +27,10 @@ from bot.service.core.replies import Reply
 from bot.service.game import GameService
 
 log = logging.getLogger(__name__)
+
+STOPPED = ("bgbot console stopped (Ctrl-C or SIGTERM): every move made is saved; start it "
+           "again to go on where you left off.")
+"""What the console says when a signal stopped it (issue 42 item 18: it said nothing)."""
 
 
 class StdinLines:
@@ -151,18 +156,24 @@ async def session(service: GameService, boards: Path, lines: Iterable[str] | Non
     await console.resume()
     prompt = lines is None and sys.stdin.isatty()
     source: StdinLines | Iterator[str] = iter(lines) if lines is not None else StdinLines()
-    while True:
-        if prompt:
-            print("> ", end="", flush=True)
-        line = await next_line(source, stopped)
-        if line is None:
-            if prompt and not stopped.is_set():
-                print()
-            return 0
-        if echo and line.strip():
-            console.say(f"> {line.rstrip()}")
-        if not await handle_line(console, line, stopped) or stopped.is_set():
-            return 0
+    async with due_work(console):  # tournament rounds, reminders (issue 42 item 18)
+        while True:
+            if prompt:
+                print("> ", end="", flush=True)
+            line = await next_line(source, stopped)
+            if line is None and not stopped.is_set():
+                if prompt:
+                    print()
+                return 0
+            if line is not None and echo and line.strip():
+                console.say(f"> {line.rstrip()}")
+            if line is None or not await handle_line(console, line, stopped) or (
+                    stopped.is_set()):
+                if stopped.is_set():
+                    if prompt:
+                        print()
+                    console.say(STOPPED)
+                return 0
 
 
 def run_console(config: Config, *, script: str | None = None, boards: str | None = None) -> int:

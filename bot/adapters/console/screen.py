@@ -5,12 +5,15 @@ the ids of console names; the games in progress after a restart."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import re
 import sys
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.names import display_name
 from bot.service.core.replies import (
     Action,
     BuilderView,
@@ -56,8 +59,16 @@ BUILDER_COMMANDS = {Action.UNDO_STEP: "/undo-step", Action.START_OVER: "/start-o
 
 
 def user_id(name: str) -> int:
-    """A stable id for a console user name."""
-    return 1_000_000 + zlib.crc32(name.strip().lower().encode())
+    """A stable id for a console user name (by the name as it is shown: its id is the same
+    whatever invisible characters it was typed with)."""
+    return 1_000_000 + zlib.crc32(shown_name(name).lower().encode())
+
+
+def shown_name(typed: str) -> str:
+    """A typed user name as the console shows it: without a leading ``@``, bidirectional
+    controls and invisible characters, runs of spaces made one, cut to :data:`NAME_MAX`
+    ("" when nothing visible is left)."""
+    return display_name(display_name(typed, "").lstrip("@"), "")[:NAME_MAX].strip()
 
 
 def last_board_number(folder: Path) -> int:
@@ -65,6 +76,40 @@ def last_board_number(folder: Path) -> int:
     numbers = [n for n in (whole_number(p.stem[6:]) for p in folder.glob("board-*.png"))
                if n is not None]
     return max(numbers, default=0)
+
+
+BOARDS_KEPT = 1000
+"""The console keeps the newest this many board images and pictures (``board-N.png``,
+``N-replay.gif`` ...) in its boards folder, deleting the oldest as it writes new ones
+(issue 42 item 18: an afternoon's play left 7,100 PNGs, 264 MB).  Exported files
+(``/export``), brackets and the list of channels are kept."""
+
+_NUMBERED = re.compile(r"(?:board-([0-9]+)\.png|([0-9]+)-[^/]+\.(?:png|gif))\Z")
+
+
+def numbered_images(folder: Path) -> list[tuple[int, Path]]:
+    """The board images and pictures the console wrote in ``folder``, oldest first."""
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    found = []
+    for path in entries:
+        if (match := _NUMBERED.match(path.name)) is not None:
+            found.append((int(match[1] or match[2]), path))
+    return sorted(found)
+
+
+def prune_boards(folder: Path, keep: int | None = None) -> int:
+    """Delete all but the newest ``keep`` (:data:`BOARDS_KEPT`) board images and pictures;
+    how many went."""
+    keep = BOARDS_KEPT if keep is None else keep
+    images = numbered_images(folder)
+    old = images[:max(0, len(images) - keep)]
+    for _, path in old:
+        with contextlib.suppress(OSError):  # already gone (another console on the folder)
+            path.unlink()
+    return len(old)
 
 
 def channel_id(name: str) -> int:
@@ -99,6 +144,9 @@ class Screen:
 
     kind: PlaceKind = PlaceKind.SERVER
     """The server's channels (/channel), or a DM or group DM (/dm, /group): no server."""
+    busy: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while a line runs, and while the background work (:mod:`.due`) prints: their
+    outputs never mix."""
 
     @property
     def place(self) -> Place:
@@ -116,7 +164,9 @@ class Screen:
             repr(self.channel))
 
     def actor(self, name: str) -> Actor:
-        name = name.strip().lstrip("@")[:NAME_MAX]
+        """The user named ``name``, found by the name as it is shown (issue 42 item 19:
+        "ev\u202eil\u200bdoer" is shown "evildoer", and "evildoer: /roll" is his)."""
+        name = shown_name(name)
         self.names[user_id(name)] = name
         return Actor(user_id(name), name)
 
@@ -192,6 +242,7 @@ class Screen:
             png = await asyncio.to_thread(render_png, item.view,
                                           theme=self.service.config.render.theme)
             path.write_bytes(png)
+            prune_boards(self.boards)
             ids = f"  Position ID {item.position_id}  Match ID {item.match_id}" if (
                 item.position_id) else ""
             self.say(f"  board image: {path}{ids}")
@@ -204,8 +255,9 @@ class Screen:
             unknown = {u for b in reply.buttons for u in b.users} - set(self.names)
             self.names.update(await self.service.user_names(unknown))
             parts = []
-            for button in reply.buttons:
-                who = ", ".join(self.names.get(u, str(u)) for u in button.users)
+            for button in reply.buttons:  # names as shown (never a raw U+202E)
+                who = ", ".join(display_name(self.names.get(u, ""), str(u))
+                                for u in button.users)
                 parts.append(f"[{button.label}] ({who})")
             self.say("  actions: " + "  ".join(parts))
         if reply.attachment is not None:
@@ -220,6 +272,7 @@ class Screen:
             data = await asyncio.to_thread(draw_picture, picture,
                                            self.service.config.render.theme)
             path.write_bytes(data)
+            prune_boards(self.boards)
             self.say(f"  picture: {path}\n  (alt text) {picture.alt_text}")
 
     def remember_channel(self, name: str) -> None:

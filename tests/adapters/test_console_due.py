@@ -140,12 +140,16 @@ async def test_the_boards_folder_keeps_the_newest_boards(tmp_path: Path,
     boards.mkdir()
     (boards / "bgbot-match-1.mat").write_text("kept")
     (boards / "board-0007.png").write_bytes(b"old")
-    console, _out = await console_on(tmp_path, Script(then=SEED))
+    (boards / "0009-chart.png").write_bytes(b"old")  # a picture of the last session
+    console, out = await console_on(tmp_path, Script(then=SEED))
     assert await console.handle("alice: /challenge @bob length=3")
     assert await console.handle("bob: /accept")
     await console.demo(limit=30)
     pngs = sorted(boards.glob("board-*.png"))
     assert len(pngs) == 10
-    assert pngs[-1].name == f"board-{console.counter:04d}.png" and console.counter > 30
+    written = out.getvalue().count("board image:")
+    assert written > 30 and console.counter == 9 + written  # numbered on after the last
+    assert pngs[-1].name == f"board-{console.counter:04d}.png"
     assert not (boards / "board-0007.png").exists()
+    assert not (boards / "0009-chart.png").exists()
     assert (boards / "bgbot-match-1.mat").read_text() == "kept"

@@ -235,10 +235,7 @@ class Screen:
                 self.say(item.caption)
             self.say(text_board(item.view))
             self.boards.mkdir(parents=True, exist_ok=True)
-            if not self.counter:  # a restart goes on after the boards already written
-                self.counter = last_board_number(self.boards)
-            self.counter += 1
-            path = self.boards / f"board-{self.counter:04d}.png"
+            path = self.boards / f"board-{self.next_number():04d}.png"
             png = await asyncio.to_thread(render_png, item.view,
                                           theme=self.service.config.render.theme)
             path.write_bytes(png)
@@ -266,14 +263,22 @@ class Screen:
             path.write_bytes(data)
             self.say(f"  file written: {path}")
         for picture in reply.pictures:  # issue 18: drawn in a thread, written to boards/
-            self.counter += 1
             self.boards.mkdir(parents=True, exist_ok=True)
-            path = self.boards / f"{self.counter:04d}-{picture.filename}"
+            path = self.boards / f"{self.next_number():04d}-{picture.filename}"
             data = await asyncio.to_thread(draw_picture, picture,
                                            self.service.config.render.theme)
             path.write_bytes(data)
             prune_boards(self.boards)
             self.say(f"  picture: {path}\n  (alt text) {picture.alt_text}")
+
+    def next_number(self) -> int:
+        """The number of the next board image or picture (a restart goes on after those
+        already written: the oldest are deleted first)."""
+        if not self.counter:
+            self.counter = max(last_board_number(self.boards),
+                               max((n for n, _ in numbered_images(self.boards)), default=0))
+        self.counter += 1
+        return self.counter
 
     def remember_channel(self, name: str) -> None:
         """Note a channel name, also in the boards folder, so that a console started again

@@ -2,7 +2,7 @@
 
 * **PR** (Performance Rating, eXtreme Gammon's scale, the one USBGF's BMAB titles use) is
   500 x the equity lost per decision, in EMG (equity normalised to a 1-point cube).  The
-  decisions are GNU Backgammon's (:mod:`bot.ai.analysis`): every unforced checker play
+  decisions are GNU Backgammon's (:mod:`bot.ai.decisions`): every unforced checker play
   (more than one legal play) and every close or actual cube decision (a double, a take, a
   pass, a no-double within 0.16 of doubling); checker and cube decisions are pooled, each
   counting once.  It is exactly GNU Backgammon's overall "Error rate" with ``set output
@@ -127,7 +127,7 @@ class MatchGrades:
 
 
 class _Side(Protocol):
-    """One player's figures in one game (:class:`bot.ai.analysis.PlayerAnalysis`)."""
+    """One player's figures in one game (:class:`bot.ai.analysed.PlayerAnalysis`)."""
 
     @property
     def player(self) -> Player: ...
@@ -152,7 +152,7 @@ class _Side(Protocol):
 
 
 class _Game(Protocol):
-    """One game's analysis (:class:`bot.ai.analysis.GameAnalysis`)."""
+    """One game's analysis (:class:`bot.ai.analysed.GameAnalysis`)."""
 
     @property
     def supported(self) -> bool: ...

@@ -42,7 +42,7 @@ from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
     from bot.ai.levels import Level
     from bot.ai.runner import AIRunner
 

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.ai.stored import from_stored, to_stored
 from bot.service.analysis.settings import ServerAnalysisSettings
 from bot.storage.interface import GameRow, MatchRow, PlayerFigures, Transaction
 from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis, Mistake
+    from bot.ai.analysed import GameAnalysis, Mistake
     from bot.ai.levels import Level
 
 DEFAULT_DEPTH = "strong"
@@ -55,10 +56,8 @@ def depth_name(level: Level) -> str:
 async def kept_analyses(tx: Transaction, records: Mapping[int, GameRecord], depth: str
                         ) -> dict[int, GameAnalysis]:
     """The analyses kept of the games of ``records`` (game id -> record) at ``depth``."""
-    from bot.ai.analysis import GameAnalysis
-
     rows = await tx.analyses_of(list(records), depth)
-    return {gid: GameAnalysis.from_dict(row.data, records[gid]) for gid, row in rows.items()}
+    return {gid: from_stored(row.data, records[gid]) for gid, row in rows.items()}
 
 
 def figures(row: MatchRow, analysis: GameAnalysis) -> list[PlayerFigures]:
@@ -79,7 +78,7 @@ async def keep_analysis(tx: Transaction, row: MatchRow, game: GameRow, analysis:
     puzzles are new.  ``score``: the match score when the game began; ``names``: the
     players' names (kept with a puzzle for servers that name them)."""
     await tx.save_analysis(game_id=game.id, match_id=row.id, guild_id=row.guild_id,
-                           depth=depth, engine=analysis.engine, data=analysis.to_dict(),
+                           depth=depth, engine=analysis.engine, data=to_stored(analysis),
                            played_at=played_at, players=figures(row, analysis))
     bots = set()
     for uid in (row.white_id, row.black_id):

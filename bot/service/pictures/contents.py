@@ -2,7 +2,7 @@
 
 * :func:`replay_frames` -- a game record -> the frames of its replay
   (:mod:`render.replay`);
-* :func:`analysis_chart` -- a :class:`~bot.ai.analysis.GameAnalysis` -> the
+* :func:`analysis_chart` -- a :class:`~bot.ai.analysed.GameAnalysis` -> the
   analysis graph's data (:mod:`render.chart`);
 * :func:`player_card` -- a player's stats (``Transaction.user_stats``) -> the
   card (:mod:`render.card`);
@@ -47,7 +47,7 @@ from render.summary import GameLine, MatchSummary, SummaryCube
 from render.view import ChouetteView, LastPlay
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
 
 # -------------------------------------------------------------------- replay
 

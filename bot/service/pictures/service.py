@@ -29,7 +29,7 @@ from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
     from bot.service.core.work import Work
 
 def pick_game(scope: ChannelGames, number: int | None, what: str, *,
@@ -112,11 +112,11 @@ async def kept_for_summary(tx: Transaction, row: MatchRow, games: Sequence[GameR
     finished = [g for g in games if g.status is GameStatus.FINISHED]
     if row.variant != "standard" or not finished:
         return [None] * len(records)
-    from bot.ai.analysis import GameAnalysis
     from bot.ai.levels import analysis_level
+    from bot.ai.stored import from_stored
 
     kept = await tx.analyses_of([g.id for g in finished], analysis_level(None).name)
-    return [GameAnalysis.from_dict(kept[g.id].data, record) if g.id in kept else None
+    return [from_stored(kept[g.id].data, record) if g.id in kept else None
             for g, record in zip(finished, records, strict=True)]
 
 

@@ -35,7 +35,7 @@ from bot.service.pictures.service import (
     summary_picture,
 )
 from bot.service.records.service import NumberedGame, channel_games, check_number
-from bot.storage.interface import GameStatus, MatchRow, StorageError, Transaction
+from bot.storage.interface import MatchRow, StorageError, Transaction
 from bot.storage.replay import player_names, replay_game
 from engine.match import Match, Session
 from engine.player import Player
@@ -158,7 +158,7 @@ class Analysis:
                                   "/analyze with its match option looks at this one's "
                                   "games.")
                 if whole_match:
-                    targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
+                    targets = [g for g in scope.games if g.row.played]
                     if not targets:
                         raise Refusal("No game has finished here yet: /analyze looks at "
                                       "finished games.")

@@ -51,7 +51,6 @@ from bot.service.core.work import Work
 from bot.service.pictures.service import chart_picture, session_before, summary_picture
 from bot.storage.interface import (
     GameRow,
-    GameStatus,
     GradingJob,
     MatchRow,
     MatchStatus,
@@ -120,7 +119,7 @@ class Grading:
         if not settings.grade_matches:
             return
         games = await work.tx.games_of_match(row.id)
-        if not any(g.status is GameStatus.FINISHED for g in games):
+        if not any(g.played for g in games):
             return  # (a money session stopped before any game was played)
         if await work.tx.enqueue_grading(row.id, row.guild_id, row.channel_id,
                                          datetime.now(UTC).isoformat(timespec="milliseconds")):
@@ -136,8 +135,7 @@ class Grading:
             row = await tx.get_match(match_id)
             if row is None:
                 return None
-            games = [g for g in await tx.games_of_match(match_id)
-                     if g.status is GameStatus.FINISHED]
+            games = [g for g in await tx.games_of_match(match_id) if g.played]
             records = {g.id: replay_game(row, g, await tx.events(g.id)).to_record()
                        for g in games}
             kept = await kept_analyses(tx, records, DEFAULT_DEPTH)
@@ -340,7 +338,7 @@ class Grader:
             if row is None or row.status is not MatchStatus.FINISHED or not analysable(row):
                 raise GradingFailed("not a finished standard match", final=True)
             games = list(await tx.games_of_match(row.id))
-            finished = [g for g in games if g.status is GameStatus.FINISHED]
+            finished = [g for g in games if g.played]
             records = {g.id: replay_game(row, g, await tx.events(g.id)).to_record()
                        for g in finished}
             kept = await kept_analyses(tx, records, DEFAULT_DEPTH)

@@ -1,0 +1,95 @@
+"""Grades players can trust (issue 47, items 4 to 9): no unplayed game counted, the
+match-winning chances kept with a stored analysis, no grade without a decision, a
+forfeit graded with the match's real result, luck in a readable unit, and /stats' best
+and worst match.  Real SQLite, real bgsage (in this process: :class:`grading.InProcess`)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from grading import ALICE, BOB, InProcess, ok
+from scripted import opened
+
+from bot.ai.runner import AIRunner
+from bot.config import Config
+from bot.service.core.replies import Reply
+from bot.service.core.values import Place
+from bot.service.game import GameService
+
+HERE = Place(guild_id=7, channel_id=70)
+
+
+@pytest.fixture
+async def ai() -> AsyncIterator[AIRunner]:
+    runner = AIRunner(processes=False, time_limit=20.0)
+    yield runner
+    runner.close()
+
+
+class Posts:
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, Reply]] = []
+
+    async def __call__(self, channel: int, reply: Reply) -> None:
+        self.sent.append((channel, reply))
+
+
+async def _graded(service: GameService) -> tuple[Reply, InProcess]:
+    """Grade the queued match; the grades' message and the analyser (its calls)."""
+    posts, analyser = Posts(), InProcess()
+    grader = service.grader(analyser, posts)
+    assert await grader.run_once() is not None
+    assert await grader.post_pending() == 1
+    ((_, reply),) = posts.sent
+    return reply, analyser
+
+
+# -- item 4: a money session stopped after the next game's opening throw ------------------
+
+async def test_the_unplayed_game_of_a_stopped_session_is_not_a_game(
+        tmp_path: Path, ai: AIRunner) -> None:
+    # Fair dice (from each game's seed, as in production), so that /verify can check them.
+    service = GameService(await opened(tmp_path / "bg.sqlite3"), Config(), ai=ai)
+    ok(await service.challenge(HERE, ALICE, BOB, stake=5))
+    ok(await service.accept(HERE, BOB))
+    resigner, other = ALICE, BOB
+    if not (await service.resign(HERE, ALICE, "single")).ok:
+        resigner, other = BOB, ALICE
+        ok(await service.resign(HERE, BOB, "single"))
+    assert "Game 2 begins" in ok(await service.answer_resignation(HERE, other, True)).text
+    stopped = ok(await service.stop(HERE, ALICE))  # after game 2's opening throw
+    assert "Game 2 is not played" in stopped.text
+    assert "being graded in the background" in stopped.text
+
+    grades, analyser = await _graded(service)
+    assert analyser.calls == 1  # game 1 only: not analysed, not graded, not in luck
+    assert "(1 of 1 game analysed)" in grades.text, grades.text
+    async with service.storage.snapshot() as tx:
+        match = await tx.latest_match_in_channel(HERE.channel_id)
+        assert match is not None
+        games = await tx.games_of_match(match.id)
+        kept = await tx.analyses_of([g.id for g in games], "strong")
+    assert set(kept) == {games[0].id}
+
+    whole = ok(await service.analyze(HERE, ALICE, whole_match=True))
+    assert "(1 finished game)" in whole.text and "game 2" not in whole.text, whole.text
+    assert "Analysis of game 1" in ok(await service.analyze(HERE, ALICE)).text
+    refused = await service.analyze(HERE, ALICE, 2)
+    assert not refused.ok and "Game 2 was not played" in refused.text, refused.text
+    assert "/verify 2" in refused.text
+
+    replay = ok(await service.replay(HERE, ALICE))
+    assert replay.text.startswith("Replay of game 1:"), replay.text
+
+    mat = ok(await service.export(HERE, ALICE, "mat")).attachment
+    sgf = ok(await service.export(HERE, ALICE, "sgf")).attachment
+    assert mat is not None and sgf is not None
+    assert mat[1].decode().count(" Game ") == 1 and " Game 2" not in mat[1].decode()
+    assert sgf[1].decode().count("(;FF[4]GM[6]") == 1
+
+    # /verify still reaches the revealed seed of the game that was not played.
+    verified = ok(await service.verify(HERE, BOB, 2))
+    assert "Game 2: all" in verified.text and "dice match the seed" in verified.text
+    assert resigner in (ALICE, BOB)

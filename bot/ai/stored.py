@@ -2,7 +2,12 @@
 
 What is kept in the database (``bot.storage.analysis``) is everything of a
 :class:`~bot.ai.analysed.GameAnalysis` but the games before the mistakes, which
-:func:`from_stored` gets back by replaying the record the analysis was made of.
+:func:`from_stored` gets back by replaying the record the analysis was made of: what is
+stored reads back the same, every field (floats as they are: JSON keeps them exactly).
+
+Version 1 (before issue 47) left out each decision's match-winning chances, so a match
+stored then was drawn as money play: :func:`complete` says a stored analysis lacks them,
+and such an analysis is made again rather than read back.
 """
 
 from __future__ import annotations
@@ -23,11 +28,11 @@ def to_stored(analysis: GameAnalysis) -> dict[str, Any]:
     record to get them back)."""
     a = analysis
     return {
-        "v": 1, "supported": a.supported, "source": a.source, "note": a.note,
+        "v": VERSION, "supported": a.supported, "source": a.source, "note": a.note,
         "engine": a.engine, "length": a.length, "result": list(a.result),
         "players": [_player_dict(pa) for pa in a.players],
-        "timeline": [[d.event_index, int(d.player), d.kind, _r(d.equity), _r(d.win),
-                      _r(d.lost)] for d in a.timeline],
+        "timeline": [[d.event_index, int(d.player), d.kind, d.equity, d.win, d.lost, d.mwc]
+                     for d in a.timeline],
         "errors": [_mistake_dict(m) for m in a.errors],
     }
 
@@ -45,31 +50,37 @@ def from_stored(data: Mapping[str, Any], record: GameRecord) -> GameAnalysis:
                        pd["checker"], pd["cube"], pd["checker_lost"], pd["cube_lost"],
                        pd["rolls"], pd["luck"], pd["luck_value"])
         for pd in data["players"])
-    timeline = tuple(DecisionPoint(i, Player(p), k, e, w, lost)
-                     for i, p, k, e, w, lost in data["timeline"])
+    timeline = tuple(DecisionPoint(t[0], Player(t[1]), t[2], t[3], t[4], t[5],
+                                   t[6] if len(t) > 6 else None)
+                     for t in data["timeline"])
     return GameAnalysis(data["supported"], (players[0], players[1]), data["source"],
                         data["note"], timeline, errors, data["length"],
                         (data["result"][0], data["result"][1]), data["engine"])
 
 
-def _r(x: float) -> float:
-    """Equities kept to 1e-6 (the network's own precision is far coarser)."""
-    return round(float(x), 6)
+VERSION = 2
+"""2: each decision's match-winning chances are kept (issue 47, item 5)."""
+
+
+def complete(data: Mapping[str, Any]) -> bool:
+    """Whether the stored ``data`` reads back as the analysis it was: not a match's
+    analysis stored before :data:`VERSION` 2, which lost its match-winning chances."""
+    return int(data.get("v", 1)) >= VERSION or not data.get("length") or not data["timeline"]
 
 
 def _player_dict(pa: PlayerAnalysis) -> dict[str, Any]:
-    return {"player": int(pa.player), "decisions": pa.decisions, "lost": _r(pa.total_lost),
+    return {"player": int(pa.player), "decisions": pa.decisions, "lost": pa.total_lost,
             "checker": pa.checker_decisions, "cube": pa.cube_decisions,
-            "checker_lost": _r(pa.checker_lost), "cube_lost": _r(pa.cube_lost),
-            "rolls": pa.rolls, "luck": _r(pa.luck), "luck_value": _r(pa.luck_value),
+            "checker_lost": pa.checker_lost, "cube_lost": pa.cube_lost,
+            "rolls": pa.rolls, "luck": pa.luck, "luck_value": pa.luck_value,
             "mistakes": [_mistake_dict(m) for m in pa.mistakes]}
 
 
 def _mistake_dict(m: Mistake) -> dict[str, Any]:
     return {"p": int(m.player), "i": m.event_index, "kind": m.kind, "played": m.played,
-            "best": m.best, "lost": _r(m.equity_lost),
+            "best": m.best, "lost": m.equity_lost,
             "dice": [m.dice.first, m.dice.second] if m.dice is not None else None,
-            "cands": [[c.text, _r(c.equity)] for c in m.candidates]}
+            "cands": [[c.text, c.equity] for c in m.candidates]}
 
 
 def _mistake_of(d: Mapping[str, Any], before: Mapping[int, Game]) -> Mistake:

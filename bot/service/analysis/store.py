@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.ai.stored import from_stored, to_stored
+from bot.ai.stored import complete, from_stored, to_stored
 from bot.service.analysis.settings import ServerAnalysisSettings
 from bot.storage.interface import GameRow, MatchRow, PlayerFigures, Transaction
 from engine.player import Player
@@ -55,9 +55,11 @@ def depth_name(level: Level) -> str:
 
 async def kept_analyses(tx: Transaction, records: Mapping[int, GameRecord], depth: str
                         ) -> dict[int, GameAnalysis]:
-    """The analyses kept of the games of ``records`` (game id -> record) at ``depth``."""
+    """The analyses kept of the games of ``records`` (game id -> record) at ``depth``; one
+    stored incomplete (:func:`bot.ai.stored.complete`) is left out, to be made again."""
     rows = await tx.analyses_of(list(records), depth)
-    return {gid: from_stored(row.data, records[gid]) for gid, row in rows.items()}
+    return {gid: from_stored(row.data, records[gid]) for gid, row in rows.items()
+            if complete(row.data)}
 
 
 def figures(row: MatchRow, analysis: GameAnalysis) -> list[PlayerFigures]:

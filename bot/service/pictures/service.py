@@ -122,10 +122,11 @@ async def kept_for_summary(tx: Transaction, row: MatchRow, games: Sequence[GameR
     if row.variant != "standard" or not finished:
         return [None] * len(records)
     from bot.ai.levels import analysis_level
-    from bot.ai.stored import from_stored
+    from bot.ai.stored import complete, from_stored
 
     kept = await tx.analyses_of([g.id for g in finished], analysis_level(None).name)
-    return [from_stored(kept[g.id].data, record) if g.id in kept else None
+    return [from_stored(kept[g.id].data, record)
+            if g.id in kept and complete(kept[g.id].data) else None
             for g, record in zip(finished, records, strict=True)]
 
 

@@ -9,14 +9,15 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from grading import ALICE, BOB, InProcess, ok
-from scripted import opened
+from grading import ALICE, BLUNDER, BOB, OPENING, InProcess, ok
+from scripted import Script, opened
 
 from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.service.core.replies import Reply
+from bot.service.core.replies import PictureKind, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService
+from render.chart import ChartData, render_chart
 
 HERE = Place(guild_id=7, channel_id=70)
 
@@ -93,3 +94,40 @@ async def test_the_unplayed_game_of_a_stopped_session_is_not_a_game(
     verified = ok(await service.verify(HERE, BOB, 2))
     assert "Game 2: all" in verified.text and "dice match the seed" in verified.text
     assert resigner in (ALICE, BOB)
+
+
+# -- item 5: a match's analysis read back from the store --------------------------------
+
+async def test_a_match_graph_read_back_from_the_store_is_the_match_graph(
+        tmp_path: Path, ai: AIRunner) -> None:
+    service = GameService(await opened(tmp_path / "bg.sqlite3"), Config(),
+                          dice=Script(OPENING * 4), ai=ai)
+    ok(await service.challenge(HERE, ALICE, BOB, length=3))
+    ok(await service.accept(HERE, BOB))
+    ok(await service.move(HERE, BOB, BLUNDER))
+    ok(await service.resign(HERE, ALICE, "single"))
+    ok(await service.answer_resignation(HERE, BOB, True))  # game 1 over, bob 1-0
+    first = ok(await service.analyze(HERE, ALICE, 1))
+    again = ok(await service.analyze(HERE, ALICE, 1))  # from the store
+    (drawn,), (read_back,) = first.pictures, again.pictures
+    chart = drawn.content
+    assert isinstance(chart, ChartData) and all(p.mwc is not None for p in chart.points)
+    assert "match-winning chances" in drawn.alt_text
+    assert read_back.content == chart and read_back.alt_text == drawn.alt_text
+    assert render_chart(read_back.content) == render_chart(chart)  # the picture itself
+    assert again.text == first.text
+
+    # The background grades read the same store: their graph is a match graph too.
+    ok(await service.move(HERE, BOB, BLUNDER))
+    ok(await service.resign(HERE, ALICE, "single"))
+    ok(await service.answer_resignation(HERE, BOB, True))
+    ok(await service.move(HERE, BOB, BLUNDER))  # the Crawford game
+    ok(await service.resign(HERE, ALICE, "single"))
+    ok(await service.answer_resignation(HERE, BOB, True))
+    grades, _ = await _graded(service)
+    charts = [p for p in grades.pictures if p.kind is PictureKind.CHART]
+    assert charts and all(isinstance(p.content, ChartData) for p in charts)
+    for p in charts:
+        assert isinstance(p.content, ChartData)
+        assert all(q.mwc is not None for q in p.content.points)
+        assert "match-winning chances" in p.alt_text

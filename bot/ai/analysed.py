@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.ai.grades import PR_FACTOR, grade
+from bot.ai.grades import NO_DECISION, PR_FACTOR, grade
 from engine.dice import Dice
 from engine.game import Game
 from engine.player import Player
@@ -128,10 +128,11 @@ class GameAnalysis:
             return [self.note]
         lines = []
         for pa in self.players:
+            skill = (f"{pa.decisions} decisions, error rate {pa.error_rate * 1000:.1f} "
+                     f"mEMG/decision, total {pa.total_lost:.3f}, PR {pa.pr:.1f} "
+                     f"({grade(pa.pr)})" if pa.decisions else NO_DECISION)
             lines.append(
-                f"{names[pa.player]}: {pa.decisions} decisions, error rate "
-                f"{pa.error_rate * 1000:.1f} mEMG/decision, total {pa.total_lost:.3f}, "
-                f"PR {pa.pr:.1f} ({grade(pa.pr) if pa.decisions else 'no decision'}); "
+                f"{names[pa.player]}: {skill}; "
                 f"luck {pa.luck:+.3f} EMG over {pa.rolls} rolls "
                 f"({pa.luck_rate * 1000:+.1f} mEMG/roll)")
             for m in pa.mistakes:

@@ -55,12 +55,19 @@ def value_per_emg(game: Game, ctx: MatchContext, player: Player) -> float:
 
 def game_result(game: Game, ctx: MatchContext) -> tuple[float, float]:
     """What each player won by the finished ``game``: points (money), or match-winning
-    chance gained (a match: after the game minus before it, gnubg's "actual result")."""
+    chance gained (a match: after the game minus before it, gnubg's "actual result"; a
+    match decided with it whatever the score, :attr:`MatchContext.decided`, is won or lost
+    whole: the winner's chance goes to 1)."""
     r = game.result
     if r is None:
         return (0.0, 0.0)
     if ctx.is_money:
         won = float(r.points)
+    elif ctx.decided is not None:
+        winner = ctx.decided
+        post_before = not game.crawford and any(ctx.away(p) == 1 for p in Player)
+        won = 1.0 - mwc(ctx, ctx.score, winner, post_before)
+        return (won, -won) if winner is Player.WHITE else (-won, won)
     else:
         after = list(ctx.score)
         after[r.winner] += r.points

@@ -20,6 +20,7 @@ from bot.service.analysis.store import (
     depth_name,
     keep_analysis,
     kept_analyses,
+    match_context,
     variant_refusal,
 )
 from bot.service.core.replies import Board, Picture, Refusal, Reply
@@ -178,12 +179,15 @@ class Analysis:
         fresh: list[tuple[NumberedGame, Session, GameAnalysis]] = []
         for target in targets:
             row = target.match
-            session = session_before(row, games_of(scope, target), target.row)
+            rows = games_of(scope, target)
+            session = session_before(row, rows, target.row)
             record = records[target.row.id]
             result = kept.get(target.row.id)
             if result is None:
                 try:
-                    result = await self.ai.analyze(record, MatchContext.of(session), level,
+                    result = await self.ai.analyze(record,
+                                                   match_context(row, rows, target.row, session),
+                                                   level,
                                                    timeout=timeout)
                 except TimeoutError:
                     if fresh:  # (those done are kept all the same)

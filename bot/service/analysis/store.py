@@ -12,12 +12,15 @@ Only standard backgammon has analyses (the network knows no variant): callers ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.ai.context import MatchContext
 from bot.ai.stored import complete, from_stored, to_stored
 from bot.service.analysis.settings import ServerAnalysisSettings
-from bot.storage.interface import GameRow, MatchRow, PlayerFigures, Transaction
+from bot.storage.interface import GameRow, MatchRow, MatchStatus, PlayerFigures, Transaction
+from engine.match import Session
 from engine.player import Player
 from engine.record import GameRecord
 
@@ -46,6 +49,26 @@ def analysable(row: MatchRow) -> bool:
 
 def variant_refusal(row: MatchRow) -> str:
     return VARIANT_REFUSAL.format(variant=row.variant)
+
+
+def match_context(row: MatchRow, games: Sequence[GameRow], game: GameRow,
+                  session: Session) -> MatchContext:
+    """What the analysis of ``game`` needs of its match: the score it began at
+    (``session``, the match as it stood then), and, for the last game of a match won
+    otherwise than on the board -- a forfeit: the winner had not the points -- who won
+    the match with it, so that the game is graded with the match's real result."""
+    ctx = MatchContext.of(session)
+    if (not row.length or row.status is not MatchStatus.FINISHED or row.winner_id is None
+            or game.result is None or not game.played):
+        return ctx
+    if any(g.played and g.number > game.number for g in games):
+        return ctx
+    winner = Player.WHITE if row.winner_id == row.white_id else Player.BLACK
+    won_game = Player[str(game.result["winner"]).upper()]
+    score = ctx.score[winner] + (int(game.result["points"]) if won_game is winner else 0)
+    if score >= row.length:
+        return ctx  # won on the board
+    return replace(ctx, decided=winner)
 
 
 def depth_name(level: Level) -> str:

@@ -44,6 +44,7 @@ from bot.service.analysis.store import (
     analysable,
     keep_analysis,
     kept_analyses,
+    match_context,
     variant_refusal,
 )
 from bot.service.core.replies import Picture, Reply
@@ -352,7 +353,8 @@ class Grader:
                 raise GradingFailed(f"the match took longer than {self.match_seconds:.0f} s "
                                     "to grade", final=True)
             session = session_before(row, games, g)
-            analysis = await self.analyser.analyze(records[g.id], MatchContext.of(session),
+            analysis = await self.analyser.analyze(records[g.id],
+                                                   match_context(row, games, g, session),
                                                    self.level,
                                                    timeout=min(self.game_seconds, left))
             score = session.score if isinstance(session, Match) else (0, 0)

@@ -5,11 +5,15 @@ and worst match.  Real SQLite, real bgsage (in this process: :class:`grading.InP
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from grading import ALICE, BLUNDER, BOB, OPENING, InProcess, ok
+from grading import ALICE, BLUNDER, BOB, OPENING, InProcess, blunder_match, ok
+from PIL import Image, ImageChops
 from scripted import Script, opened
 
 from bot.ai.runner import AIRunner
@@ -18,6 +22,7 @@ from bot.service.core.replies import PictureKind, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService
 from render.chart import ChartData, render_chart
+from render.summary import MatchSummary, render_summary
 
 HERE = Place(guild_id=7, channel_id=70)
 
@@ -131,3 +136,70 @@ async def test_a_match_graph_read_back_from_the_store_is_the_match_graph(
         assert isinstance(p.content, ChartData)
         assert all(q.mwc is not None for q in p.content.points)
         assert "match-winning chances" in p.alt_text
+
+
+# -- item 6: no decision, no PR and no grade ---------------------------------------------
+
+async def test_a_player_without_a_decision_has_no_pr_and_no_grade(
+        tmp_path: Path, ai: AIRunner) -> None:
+    service = GameService(await opened(tmp_path / "bg.sqlite3"), Config(),
+                          dice=Script(OPENING * 2), ai=ai)
+    await blunder_match(service, HERE)  # alice resigns before her first roll
+    grades, _ = await _graded(service)
+    assert "alice over the match: no decision: no PR, no grade; luck" in grades.text
+    assert "bob over the match: 1 decisions" in grades.text
+    assert "PR 0.0" not in grades.text and "Super Grand Master" not in grades.text
+    whole = ok(await service.analyze(HERE, ALICE, whole_match=True))
+    assert "alice over the match: no decision: no PR, no grade" in whole.text
+    assert "alice: no decision: no PR, no grade; luck" in whole.text  # the game's own
+    assert "PR 0.0" not in whole.text
+
+    summary = next(p for p in grades.pictures if p.kind is PictureKind.SUMMARY)
+    content = summary.content
+    assert isinstance(content, MatchSummary)
+    assert content.prs[0] is None and content.grades[0] == "" and content.decisions[0] == 0
+    assert content.prs[1] is not None and content.grades[1]
+    assert "alice: no decision (no PR, no grade)" in summary.alt_text
+    assert "Super Grand Master" not in summary.alt_text
+    # The picture read back: alice's line is not the one a PR of 0.0 draws.
+    graded_as_zero = replace(content, prs=(0.0, content.prs[1]),
+                             grades=("Super Grand Master", content.grades[1]),
+                             decisions=(5, content.decisions[1]))
+    drawn = Image.open(io.BytesIO(render_summary(content))).convert("RGB")
+    zero = Image.open(io.BytesIO(render_summary(graded_as_zero))).convert("RGB")
+    assert drawn.size == zero.size
+    changed = ImageChops.difference(drawn, zero).getbbox()
+    assert changed is not None  # alice's line, at the foot, under the games
+    assert changed[1] > drawn.height // 2 and changed[2] <= drawn.width // 2 + 5
+
+
+# -- items 7 and 8: a forfeit graded with the match's result, luck in a readable unit -----
+
+async def test_a_match_lost_by_forfeit_is_graded_lost(tmp_path: Path, ai: AIRunner) -> None:
+    service = GameService(await opened(tmp_path / "bg.sqlite3"), Config(),
+                          dice=Script(OPENING * 3), ai=ai)
+    ok(await service.challenge(HERE, ALICE, BOB, length=3))
+    ok(await service.accept(HERE, BOB))
+    ok(await service.move(HERE, BOB, BLUNDER))
+    ok(await service.resign(HERE, ALICE, "single"))
+    ok(await service.answer_resignation(HERE, BOB, True))  # bob 1-0
+    ok(await service.move(HERE, BOB, BLUNDER))
+    ended = ok(await service.forfeit(HERE, ALICE, confirm=True))
+    assert "bob wins the match by forfeit" in ended.text
+    grades, _ = await _graded(service)
+    lines = {line.split(" over the match:")[0]: line for line in grades.text.splitlines()
+             if " over the match:" in line}
+    assert "result -50.0% match-winning chance" in lines["alice"], lines["alice"]
+    assert "result +50.0% match-winning chance" in lines["bob"], lines["bob"]
+    for line in lines.values():  # item 8: every chance stated is a chance
+        for value in re.findall(r"([-+]?\d+\.\d+)%", line):
+            assert -100.0 <= float(value) <= 100.0, line
+        assert "% chance to win the match" in line or "outweighed" in line
+    # The game's own analysis (what the leaderboard and the form read) says the same.
+    async with service.storage.snapshot() as tx:
+        match = await tx.latest_match_in_channel(HERE.channel_id)
+        assert match is not None
+        games = await tx.games_of_match(match.id)
+        kept = await tx.analyses_of([g.id for g in games], "strong")
+    before_forfeit = kept[games[0].id].data["result"][1]  # bob's gain in game 1
+    assert kept[games[1].id].data["result"][1] == pytest.approx(0.5 - before_forfeit)

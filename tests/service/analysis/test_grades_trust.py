@@ -21,6 +21,8 @@ from bot.config import Config
 from bot.service.core.replies import PictureKind, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService
+from bot.service.standings import form as form_module
+from render.card import PlayerCard
 from render.chart import ChartData, render_chart
 from render.summary import MatchSummary, render_summary
 
@@ -203,3 +205,54 @@ async def test_a_match_lost_by_forfeit_is_graded_lost(tmp_path: Path, ai: AIRunn
         kept = await tx.analyses_of([g.id for g in games], "strong")
     before_forfeit = kept[games[0].id].data["result"][1]  # bob's gain in game 1
     assert kept[games[1].id].data["result"][1] == pytest.approx(0.5 - before_forfeit)
+
+
+# -- item 9: /stats' best and worst match --------------------------------------------------
+
+async def _graded_matches(service: GameService) -> None:
+    async def post(channel: int, reply: Reply) -> None:
+        return None
+
+    grader = service.grader(InProcess(), post)
+    while await grader.run_once() is not None:
+        pass
+
+
+async def test_one_match_that_counts_is_not_both_the_best_and_the_worst(
+        tmp_path: Path, ai: AIRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    there = Place(guild_id=7, channel_id=71)
+    service = GameService(await opened(tmp_path / "bg.sqlite3"), Config(),
+                          dice=Script(OPENING * 2 + [2, 1, 4, 2]), ai=ai)
+    await blunder_match(service, HERE)  # bob: 1 decision
+    ok(await service.challenge(there, ALICE, BOB, length=1))  # bob: 2 decisions
+    ok(await service.accept(there, BOB))
+    ok(await service.move(there, BOB, "8/5 6/5"))
+    ok(await service.roll(there, ALICE))
+    ok(await service.move(there, ALICE, "13/11 6/5"))
+    ok(await service.roll(there, BOB))
+    ok(await service.move(there, BOB, "8/4 6/4"))
+    ok(await service.resign(there, ALICE, "single"))
+    ok(await service.answer_resignation(there, BOB, True))
+    await _graded_matches(service)
+    monkeypatch.setattr(form_module, "BEST_MIN_DECISIONS", 2)  # (20 takes a long match)
+
+    text = ok(await service.stats(HERE, BOB)).text
+    assert "worst" not in text.replace("a best and a worst", ""), text
+    (line,) = [ln for ln in text.splitlines() if "best" in ln]
+    assert line.startswith("one match of at least 2 decisions: PR "), line
+    assert ", 2 decisions);" in line  # the match that counts, with what it counts
+    assert "a best and a worst match need two (your other matches have fewer)" in line
+    card = ok(await service.stats(HERE, BOB)).pictures[0].content
+    assert isinstance(card, PlayerCard) and card.form is not None
+    assert not (card.form.best and card.form.best == card.form.worst)
+
+    # Two matches that count: a best and a worst, saying what counts.
+    monkeypatch.setattr(form_module, "BEST_MIN_DECISIONS", 1)
+    text = ok(await service.stats(HERE, BOB)).text
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("best match: ")]
+    assert "(among your matches of at least 1 decisions)" in line
+    # None that counts: what there is, said to say little.
+    monkeypatch.setattr(form_module, "BEST_MIN_DECISIONS", 20)
+    text = ok(await service.stats(HERE, BOB)).text
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("best match: ")]
+    assert "none of your matches has the 20 decisions a match needs to count" in line

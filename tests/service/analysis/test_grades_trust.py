@@ -22,6 +22,7 @@ from bot.service.core.replies import PictureKind, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService
 from bot.service.standings import form as form_module
+from bot.storage.interface import Transaction
 from render.card import PlayerCard
 from render.chart import ChartData, render_chart
 from render.summary import MatchSummary, render_summary
@@ -256,3 +257,36 @@ async def test_one_match_that_counts_is_not_both_the_best_and_the_worst(
     text = ok(await service.stats(HERE, BOB)).text
     (line,) = [ln for ln in text.splitlines() if ln.startswith("best match: ")]
     assert "none of your matches has the 20 decisions a match needs to count" in line
+
+
+async def test_a_match_analysis_stored_without_its_chances_is_made_again(
+        tmp_path: Path, ai: AIRunner) -> None:
+    """One kept before the fix (stored form 1) lacks the chances: analysed again, not
+    drawn as money play."""
+    service = GameService(await opened(tmp_path / "bg.sqlite3"), Config(),
+                          dice=Script(OPENING * 2), ai=ai)
+    ok(await service.challenge(HERE, ALICE, BOB, length=3))
+    ok(await service.accept(HERE, BOB))
+    ok(await service.move(HERE, BOB, BLUNDER))
+    ok(await service.resign(HERE, ALICE, "single"))
+    ok(await service.answer_resignation(HERE, BOB, True))
+    first = ok(await service.analyze(HERE, ALICE, 1))
+    async with service.storage.snapshot() as tx:
+        match = await tx.latest_match_in_channel(HERE.channel_id)
+        assert match is not None
+        (game, *_) = await tx.games_of_match(match.id)
+        row = (await tx.analyses_of([game.id], "strong"))[game.id]
+    old = {**row.data, "v": 1, "timeline": [t[:6] for t in row.data["timeline"]]}
+
+    async def downgrade(tx: Transaction) -> None:
+        await tx.save_analysis(game_id=game.id, match_id=match.id, guild_id=HERE.guild_id,
+                               depth="strong", engine=row.engine, data=old,
+                               played_at=game.finished_at or "", players=[])
+
+    await service.storage.run(downgrade)
+    again = ok(await service.analyze(HERE, ALICE, 1))
+    chart = again.pictures[0].content
+    assert isinstance(chart, ChartData) and all(p.mwc is not None for p in chart.points)
+    assert again.pictures[0].alt_text == first.pictures[0].alt_text
+    async with service.storage.snapshot() as tx:
+        assert (await tx.analyses_of([game.id], "strong"))[game.id].data["v"] == 2

@@ -23,7 +23,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.tournament import Bracket, Format, Pairing, Reason, TournamentState
-from render.png import Font, font
+from render.text import Font, draw_text, font, text_length
 from render.theme import RGB, Theme, get_theme
 
 Rect = tuple[int, int, int, int]
@@ -210,9 +210,9 @@ def _palette(theme: Theme) -> Image.Image:
 
 
 def _fit(text: str, f: Font, width: int) -> str:
-    if f.getlength(text) <= width:
+    if text_length(f, text) <= width:
         return text
-    while text and f.getlength(text + "…") > width:
+    while text and text_length(f, text + "…") > width:
         text = text[:-1]
     return text + "…"
 
@@ -241,26 +241,28 @@ def _title(state: TournamentState) -> tuple[str, str]:
     return title, sub
 
 
-def _header(d: ImageDraw.ImageDraw, state: TournamentState, theme: Theme, width: int,
+def _header(img: Image.Image, state: TournamentState, theme: Theme, width: int,
             names: Mapping[str, str] | None) -> None:
+    d = ImageDraw.Draw(img)
     title, sub = _title(state)
-    d.text((MARGIN, 14), _fit(title, font(20, True), width - 2 * MARGIN), font=font(20, True),
-           fill=theme.frame_text)
-    d.text((MARGIN, 40), _fit(sub, font(TEXT), width - 2 * MARGIN), font=font(TEXT),
-           fill=theme.panel_muted)
+    draw_text(img, (MARGIN, 14), _fit(title, font(20, True), width - 2 * MARGIN), font(20, True),
+              theme.frame_text)
+    draw_text(img, (MARGIN, 40), _fit(sub, font(TEXT), width - 2 * MARGIN), font(TEXT),
+              theme.panel_muted)
     if state.champion is not None:
         text = f"Champion: {_label(state, names, state.champion)}"
         f = font(16, True)
-        w = round(f.getlength(text))
+        w = round(text_length(f, text))
         x1 = width - MARGIN
         d.rounded_rectangle((x1 - w - 20, 12, x1, 38), radius=6, fill=theme.highlight)
-        d.text((x1 - w - 10, 25), text, font=f, fill=theme.banner, anchor="lm")
+        draw_text(img, (x1 - w - 10, 25), text, f, theme.banner, "lm")
 
 
-def _draw_box(d: ImageDraw.ImageDraw, box: Box, state: TournamentState, theme: Theme,
+def _draw_box(img: Image.Image, box: Box, state: TournamentState, theme: Theme,
               names: Mapping[str, str] | None, seeds: dict[str, int],
               advancing: Mapping[tuple[Bracket, int, int], tuple[str | None, str | None]]
               ) -> None:
+    d = ImageDraw.Draw(img)
     p = box.pairing
     x0, y0, x1, _ = box.rect
     pending = p is not None and not p.decided
@@ -275,10 +277,10 @@ def _draw_box(d: ImageDraw.ImageDraw, box: Box, state: TournamentState, theme: T
                 continue
             rx0, ry0, _, ry1 = box.row(side)
             cy = (ry0 + ry1) // 2
-            d.text((rx0 + 22, cy), str(seeds[player]), font=font(11), fill=theme.panel_muted,
-                   anchor="rm")
-            d.text((rx0 + 28, cy), _fit(_label(state, names, player), font(TEXT), BOX_W - 34),
-                   font=font(TEXT), fill=theme.panel_text, anchor="lm")
+            draw_text(img, (rx0 + 22, cy), str(seeds[player]), font(11), theme.panel_muted, "rm")
+            draw_text(img, (rx0 + 28, cy),
+                      _fit(_label(state, names, player), font(TEXT), BOX_W - 34), font(TEXT),
+                      theme.panel_text, "lm")
         return
     gone = set(state.withdrawn)
     reg, bold, small = font(TEXT), font(TEXT, True), font(11)
@@ -291,7 +293,7 @@ def _draw_box(d: ImageDraw.ImageDraw, box: Box, state: TournamentState, theme: T
         muted = theme.banner if won else theme.panel_muted
         cy = (ry0 + ry1) // 2
         if player is not None:
-            d.text((rx0 + 22, cy), str(seeds[player]), font=small, fill=muted, anchor="rm")
+            draw_text(img, (rx0 + 22, cy), str(seeds[player]), small, muted, "rm")
         score = ""
         if p.result is not None and player is not None and p.result.winner is not None:
             pts = p.result.points[side]
@@ -300,14 +302,13 @@ def _draw_box(d: ImageDraw.ImageDraw, box: Box, state: TournamentState, theme: T
             elif won:
                 score = {Reason.BYE: "", Reason.WITHDRAWAL: "w/o", Reason.FORFEIT: "w/o",
                          Reason.ORGANISER: "adj", Reason.PLAYED: ""}[p.result.reason]
-        sw = round(small.getlength(score)) + 8 if score else 0
+        sw = round(text_length(small, score)) + 8 if score else 0
         text = _label(state, names, player)
         f = bold if won else reg
         colour = ink if player is not None and player not in gone else muted
-        d.text((rx0 + 28, cy), _fit(text, f, BOX_W - 34 - sw), font=f, fill=colour,
-               anchor="lm")
+        draw_text(img, (rx0 + 28, cy), _fit(text, f, BOX_W - 34 - sw), f, colour, "lm")
         if score:
-            d.text((rx1 - 6, cy), score, font=small, fill=ink, anchor="rm")
+            draw_text(img, (rx1 - 6, cy), score, small, ink, "rm")
     d.line((x0, y0 + ROW, x1, y0 + ROW), fill=theme.background)
 
 
@@ -350,17 +351,17 @@ def bracket_image(state: TournamentState, theme: Theme,
     layout = bracket_layout(state)
     img = Image.new("RGB", (layout.width, layout.height), theme.background)
     d = ImageDraw.Draw(img)
-    _header(d, state, theme, layout.width, names)
+    _header(img, state, theme, layout.width, names)
     for title, x, y in layout.sections:
-        d.text((x, y), title, font=font(15, True), fill=theme.frame_text)
+        draw_text(img, (x, y), title, font(15, True), theme.frame_text)
     for text, x, y in layout.headings:
-        d.text((x, y), text, font=font(12, True), fill=theme.panel_muted)
+        draw_text(img, (x, y), text, font(12, True), theme.panel_muted)
     for src, dst in _feeders(layout, state):
         _connect(d, src, dst, theme)
     seeds = _seed_of(state)
     through = advancing(layout)
     for box in layout.boxes:
-        _draw_box(d, box, state, theme, names, seeds, through)
+        _draw_box(img, box, state, theme, names, seeds, through)
     return img
 
 
@@ -440,14 +441,16 @@ ROUND_W = 96
 def round_cells(state: TournamentState, names: Mapping[str, str] | None = None
                 ) -> dict[tuple[str, int], tuple[str, bool]]:
     """Each player's round cells: the result letter and the opponent's name ("W alice":
-    a seed number read as the table's place: issue 30 item 9), and whether it is a win."""
+    a seed number read as the table's place: issue 30 item 9), and whether it is a win
+    played (drawn in bold).  A rest ("bye") is never drawn as a win, whatever it scores
+    (issue 42 item 16)."""
     out: dict[tuple[str, int], tuple[str, bool]] = {}
     for p in state.pairings:
         for player in p.players:
             other = p.opponent(player)
             won = p.result is not None and p.result.winner == player
             if other is None:
-                out[(player, p.round)] = ("bye", won)
+                out[(player, p.round)] = ("bye", False)
             else:
                 mark = "·" if p.result is None else "W" if won else "L"
                 out[(player, p.round)] = (f"{mark} {_label(state, names, other)}", won)
@@ -459,11 +462,10 @@ def standings_image(state: TournamentState, theme: Theme,
     layout = table_layout(state)
     img = Image.new("RGB", (layout.width, layout.height), theme.background)
     d = ImageDraw.Draw(img)
-    _header(d, state, theme, layout.width, names)
+    _header(img, state, theme, layout.width, names)
     head = font(12, True)
     for name, x, _w in layout.columns:
-        d.text((x + 4, HEADER + SECTION - 8), name, font=head, fill=theme.panel_muted,
-               anchor="ls")
+        draw_text(img, (x + 4, HEADER + SECTION - 8), name, head, theme.panel_muted, "ls")
     reg, bold = font(TEXT), font(TEXT, True)
     swiss = state.format is Format.SWISS
     winner = state.champion
@@ -484,15 +486,14 @@ def standings_image(state: TournamentState, theme: Theme,
         cy = (rect[1] + rect[3]) // 2
         for (name, x, w), text in zip(layout.columns, cells, strict=False):
             f = bold if champion or name == "Score" else reg
-            d.text((x + 4, cy), _fit(text, f, w - 8), font=f, fill=ink, anchor="lm")
+            draw_text(img, (x + 4, cy), _fit(text, f, w - 8), f, ink, "lm")
         if _show_rounds(state):
             first = len(cells)
             for r, (_, x, _w) in enumerate(layout.columns[first:], start=1):
                 text, won = cells_by_round.get((s.player, r), ("", False))
                 colour = ink if won or champion else theme.panel_muted
                 f = bold if won else reg
-                d.text((x + 4, cy), _fit(text, f, ROUND_W - 8), font=f, fill=colour,
-                       anchor="lm")
+                draw_text(img, (x + 4, cy), _fit(text, f, ROUND_W - 8), f, colour, "lm")
     return img
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render.chart import polyline
-from render.png import checker_sprite, fit_text, font
+from render.png import checker_sprite
+from render.text import draw_text, fit_text, font, text_length
 from render.theme import get_theme
 
 CARD_WIDTH = 800
@@ -93,15 +94,23 @@ def card_geometry(card: PlayerCard, width: int = CARD_WIDTH,
     return CardGeometry(spark, chips)
 
 
+def rating_scale(card: PlayerCard) -> tuple[float, float]:
+    """The ratings at the top and the bottom of the rating curve's band (20 apart at
+    least)."""
+    hist = card.rating_history or (card.rating,)
+    lo, hi = min(hist), max(hist)
+    if hi - lo < 20:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 10, mid + 10
+    return hi, lo
+
+
 def spark_points(card: PlayerCard, g: CardGeometry) -> list[tuple[float, float]]:
     """Pixel points of the rating history in the chart's box."""
     hist = card.rating_history or (card.rating,)
     x0, y0, x1, y1 = g.spark
     pad = (y1 - y0) * 0.12
-    lo, hi = min(hist), max(hist)
-    if hi - lo < 20:
-        mid = (hi + lo) / 2
-        lo, hi = mid - 10, mid + 10
+    hi, lo = rating_scale(card)
     n = len(hist)
     return [(x0 + (i * (x1 - x0) / (n - 1) if n > 1 else (x1 - x0) / 2),
              y1 - pad - (r - lo) / (hi - lo) * (y1 - y0 - 2 * pad)) for i, r in enumerate(hist)]
@@ -124,15 +133,14 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     img.paste(chip, (round(u), round(height * 0.1)), chip)
     left = round(u) + chip.width + round(u * 0.5)
     name, nf = fit_text(card.name, round(u * 1.3), True, g.spark[0] - left - round(u))
-    d.text((left, round(height * 0.1) + chip.height // 2), name, font=nf, fill=th.panel_text,
-           anchor="lm")
+    draw_text(img, (left, round(height * 0.1) + chip.height // 2), name, nf, th.panel_text, "lm")
 
     # Rating, big, with its change over the history.
     y = round(height * 0.34)
     rf = font(round(u * 1.5), True)
     rating = f"{card.rating:.0f}"
-    d.text((round(u), y), rating, font=rf, fill=th.highlight, anchor="lm")
-    x = round(u) + round(rf.getlength(rating) + u * 0.5)
+    draw_text(img, (round(u), y), rating, rf, th.highlight, "lm")
+    x = round(u) + round(text_length(rf, rating) + u * 0.5)
     sf = font(round(u * 0.65))
     note = ("personal rating" if card.personal else "rating") + (
         f" · experience {card.experience}")
@@ -140,7 +148,7 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
         note += " · provisional"
     if card.personal_rating is not None:
         note += f" · personal {card.personal_rating:.0f}"
-    d.text((x, y), note, font=sf, fill=th.panel_muted, anchor="lm")
+    draw_text(img, (x, y), note, sf, th.panel_muted, "lm")
 
     rows = [
         ("Games", f"{card.games_won} won of {card.games}{_pct(card.games_won, card.games)}"),
@@ -152,9 +160,9 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     lf = font(round(u * 0.62))
     y = round(height * 0.48)
     for label, value in rows:
-        d.text((round(u), y), label, font=lf, fill=th.panel_muted, anchor="lm")
+        draw_text(img, (round(u), y), label, lf, th.panel_muted, "lm")
         text, f = fit_text(value, round(u * 0.7), True, g.spark[0] - round(u * 5.5))
-        d.text((round(u * 5), y), text, font=f, fill=th.panel_text, anchor="lm")
+        draw_text(img, (round(u * 5), y), text, f, th.panel_text, "lm")
         y += round(u * 0.95)
 
     # Rating history.
@@ -164,30 +172,36 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     # Money games are rated one by one, each as a 1-point match (issue 30 item 14).
     label, lfont = fit_text(f"rating over {max(0, len(hist) - 1)} rated results (matches; "
                         "money games one by one)", round(u * 0.65), False, x1 - x0)
-    d.text((x0, y0 - round(u * 0.15)), label, font=lfont, fill=th.panel_muted, anchor="lb")
+    draw_text(img, (x0, y0 - round(u * 0.15)), label, lfont, th.panel_muted, "lb")
     pts = spark_points(card, g)
     if len(pts) > 1:
         polyline(img, pts, th.highlight, max(1.5, u * 0.12), (x0, y0, x1 + 1, y1 + 1))
     ex, ey = pts[-1]
     r = u * 0.18
     d.ellipse((ex - r, ey - r, ex + r, ey + r), fill=th.highlight)
+    # The scale: the ratings at the top and the bottom of the curve's band, in the box's
+    # corners (clear of the curve: it keeps inside the band).  Below the box they sat on
+    # the PR heading's line (issue 42 item 15).
     af = font(max(9, round(u * 0.55)))
-    d.text((x1, y1 + round(u * 0.2)), f"{min(hist):.0f}–{max(hist):.0f}", font=af,
-           fill=th.panel_muted, anchor="rt")
+    high, low = rating_scale(card)
+    draw_text(img, (x0 + round(u * 0.2), y0 + 2), f"{high:.0f}", af, th.panel_muted, "lt")
+    draw_text(img, (x0 + round(u * 0.2), y1 - 2), f"{low:.0f}", af, th.panel_muted, "lb")
 
     if card.form is not None:
         _draw_form(img, d, card.form, th, g, width, height)
 
     # Last results.
-    d.text((round(u), g.chips[0][1] - round(u * 0.2)) if g.chips else
-           (round(u), round(height * 0.8)), "Last results" if g.chips else "No results yet",
-           font=sf, fill=th.panel_muted, anchor="lb" if g.chips else "lt")
+    draw_text(img,
+              (round(u), g.chips[0][1] - round(u * 0.2)) if g.chips else
+           (round(u), round(height * 0.8)),
+              "Last results" if g.chips else "No results yet", sf, th.panel_muted,
+              "lb" if g.chips else "lt")
     cf = font(round(u * 0.75), True)
     for res, box in zip(card.recent, g.chips, strict=False):
         colour = th.highlight if res.won else th.hit
         d.rounded_rectangle(box, radius=round(u * 0.3), fill=colour)
-        d.text(((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), "W" if res.won else "L",
-               font=cf, fill=th.banner, anchor="mm")
+        draw_text(img, ((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), "W" if res.won else "L",
+                  cf, th.banner, "mm")
     return img
 
 
@@ -201,23 +215,57 @@ def _draw_form(img: Image.Image, d: ImageDraw.ImageDraw, form: CardForm, th: Any
     bottom = height - round(u * 0.9)
     text = f"PR {form.pr:.1f} {form.grade} · last {form.matches} matches"
     t, f = fit_text(text, round(u * 0.62), True, x1 - x0)
-    d.text((x0, top - round(u * 0.2)), t, font=f, fill=th.panel_text, anchor="lb")
+    draw_text(img, (x0, top - round(u * 0.2)), t, f, th.panel_text, "lb")
     box = (x0, top, x1, bottom - round(u * 0.75))
     d.rectangle(box, fill=th.background)
-    if len(form.prs) > 1:
-        lo, hi = min(form.prs), max(form.prs)
-        span = max(hi - lo, 1.0)
-        n = len(form.prs)
-        pts = [(box[0] + i * (box[2] - box[0]) / (n - 1),
-                box[1] + 2 + (pr - lo) / span * (box[3] - box[1] - 4))
-               for i, pr in enumerate(form.prs)]
+    # The scale, left in the box: lower PR is better, drawn at the top (issue 42 item 15:
+    # nothing told which way was better).
+    sf = font(max(9, round(u * 0.5)))
+    best, worst = form_scale_labels(form)
+    draw_text(img, (box[0] + round(u * 0.2), box[1] + 2), best, sf, th.panel_muted, "lt")
+    draw_text(img, (box[0] + round(u * 0.2), box[3] - 2), worst, sf, th.panel_muted, "lb")
+    left = box[0] + round(max(text_length(sf, best), text_length(sf, worst)) + u * 0.6)
+    pts = form_points(form, (left, box[1], box[2], box[3]))
+    if len(pts) > 1:
         polyline(img, pts, th.highlight, max(1.5, u * 0.1), (box[0], box[1], box[2] + 1,
                                                                box[3] + 1))
+    # The newest match marked (with one analysed match, the only mark: issue 42 item 15).
+    ex, ey = pts[-1]
+    r = u * 0.16
+    d.ellipse((ex - r, ey - r, ex + r, ey + r), fill=th.highlight)
     notes = " · ".join(x for x in (f"best {form.best}" if form.best else "",
                                     f"worst {form.worst}" if form.worst else "") if x)
     if notes:
         t, f = fit_text(notes, round(u * 0.55), False, x1 - x0)
-        d.text((x0, bottom), t, font=f, fill=th.panel_muted, anchor="lb")
+        draw_text(img, (x0, bottom), t, f, th.panel_muted, "lb")
+
+
+def form_range(form: CardForm) -> tuple[float, float]:
+    """The PRs at the top (the better) and the bottom of the form chart (1 apart at
+    least, a single match in the middle)."""
+    lo, hi = min(form.prs, default=form.pr), max(form.prs, default=form.pr)
+    if hi - lo < 1.0:
+        mid = (hi + lo) / 2
+        lo, hi = mid - 0.5, mid + 0.5
+    return lo, hi
+
+
+def form_scale_labels(form: CardForm) -> tuple[str, str]:
+    """The form chart's scale: its top (better: a lower PR) and its bottom."""
+    lo, hi = form_range(form)
+    return f"PR {lo:.1f} better", f"PR {hi:.1f} worse"
+
+
+def form_points(form: CardForm, box: tuple[int, int, int, int]) -> list[tuple[float, float]]:
+    """Pixel points of the matches' PRs in ``box``, oldest at the left, the best at the
+    top."""
+    prs = form.prs or (form.pr,)
+    lo, hi = form_range(form)
+    pad = (box[3] - box[1]) * 0.15
+    n = len(prs)
+    return [(box[0] + (i * (box[2] - box[0]) / (n - 1) if n > 1 else (box[2] - box[0]) / 2),
+             box[1] + pad + (pr - lo) / (hi - lo) * (box[3] - box[1] - 2 * pad))
+            for i, pr in enumerate(prs)]
 
 
 def render_card(card: PlayerCard, *, theme: str = "default", width: int = CARD_WIDTH,
@@ -248,7 +296,7 @@ def card_alt_text(card: PlayerCard, limit: int = 1024) -> str:
         parts.append(f"Favourite variant: {card.favourite_variant}.")
     if card.form is not None:
         parts.append(f"PR over the last {card.form.matches} analysed matches: "
-                     f"{card.form.pr:.1f} ({card.form.grade})"
+                     f"{card.form.pr:.1f} ({card.form.grade}; lower is better)"
                      + (f"; best match {card.form.best}" if card.form.best else "")
                      + (f"; worst {card.form.worst}" if card.form.worst else "") + ".")
     if card.recent:

@@ -18,7 +18,7 @@ from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
-from render.png import fit_text, font
+from render.text import draw_text, fit_text, font, text_bbox, text_length
 from render.theme import RGB, Theme, get_theme
 
 SS = 2
@@ -162,7 +162,7 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
         title += f" against {data.opponent}"
     room = width - round(u * 2) - (round(width * 0.3) if data.error_rate is not None else 0)
     t, tf = fit_text(title, round(u * 0.95), True, room)
-    d.text((round(u), round(height * 0.07)), t, font=tf, fill=th.panel_text, anchor="lm")
+    draw_text(img, (round(u), round(height * 0.07)), t, tf, th.panel_text, "lm")
 
     # Grid and axes: 0 / 25 / 50 / 75 / 100 % on the left, equity on the right.
     af = font(max(9, round(u * 0.6)))
@@ -171,20 +171,16 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
         y = round(g.y_win(frac))
         d.line((x0, y, x1, y), fill=th.frame if k != 2 else th.panel_muted,
                width=1)
-        d.text((x0 - round(u * 0.3), y), f"{round(frac * 100)}%", font=af,
-               fill=th.panel_muted, anchor="rm")
+        draw_text(img, (x0 - round(u * 0.3), y), f"{round(frac * 100)}%", af, th.panel_muted, "rm")
         if not data.match:  # a match's second curve is on the left scale too
             eq = g.equity_span * (frac * 2 - 1)
-            d.text((x1 + round(u * 0.3), y), f"{eq:+.1f}" if eq else "0", font=af,
-                   fill=th.panel_muted, anchor="lm")
-    step = 5 if g.last <= 40 else 10 if g.last <= 100 else 20 if g.last <= 200 else 50
-    ticks = [1, *range(step, g.last + 1, step)]
-    for m in ticks:
-        x = round(g.x(m))
+            draw_text(img, (x1 + round(u * 0.3), y), f"{eq:+.1f}" if eq else "0", af,
+                      th.panel_muted, "lm")
+    for tick in move_ticks(g.last):
+        x = round(g.x(tick))
         d.line((x, y1, x, y1 + round(u * 0.25)), fill=th.panel_muted, width=1)
-        d.text((x, y1 + round(u * 0.35)), str(m), font=af, fill=th.panel_muted, anchor="mt")
-    d.text(((x0 + x1) // 2, y1 + round(u * 1.2)), "move", font=af, fill=th.panel_muted,
-           anchor="mt")
+        draw_text(img, (x, y1 + round(u * 0.35)), str(tick), af, th.panel_muted, "mt")
+    draw_text(img, ((x0 + x1) // 2, y1 + round(u * 1.2)), "move", af, th.panel_muted, "mt")
 
     pts = sorted(data.points, key=lambda p: p.move)
     box = (x0, y0, x1 + 1, y1 + 1)
@@ -207,10 +203,9 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
         r = ring_radius(g)
         colour = th.hit if m.mine else th.panel_text
         d.ellipse((mx - r, my - r, mx + r, my + r), outline=colour, width=max(2, round(u * 0.1)))
-    for m in data.mistakes:
+    for m, (bx0, by0, _, _) in zip(data.mistakes, label_boxes(data, g), strict=True):
         colour = th.hit if m.mine else th.panel_text
-        bx0, by0, _, _ = label_box(data, g, m)
-        d.text((bx0, by0), str(m.move), font=lf, fill=colour, anchor="lt")
+        draw_text(img, (bx0, by0), str(m.move), lf, colour, "lt")
 
     # Legend.
     ly = round(height - u * 0.75)
@@ -224,13 +219,22 @@ def render_chart_image(data: ChartData, *, theme: str = "default", width: int = 
                           (th.panel_text, f"{data.opponent or 'opponent'}'s mistake")):
         d.line((lx, ly, lx + round(u * 0.9), ly), fill=colour, width=max(2, round(u * 0.12)))
         lx += round(u * 1.1)
-        d.text((lx, ly), label, font=sf, fill=th.panel_muted, anchor="lm")
-        lx += round(sf.getlength(label) + u * 0.8)
+        draw_text(img, (lx, ly), label, sf, th.panel_muted, "lm")
+        lx += round(text_length(sf, label) + u * 0.8)
     if data.error_rate is not None:
         rate = f"error rate {data.error_rate * 1000:.1f} m/decision"
-        d.text((width - round(u), round(height * 0.07)), rate, font=sf, fill=th.panel_text,
-               anchor="rm")
+        draw_text(img, (width - round(u), round(height * 0.07)), rate, sf, th.panel_text, "rm")
     return img
+
+
+def move_ticks(last: int) -> list[int]:
+    """The moves marked on the x axis: 1, then every ``step`` up to ``last``, the step the
+    smallest of 1, 2, 5, 10, 20, 50, ... giving at most ten marks (a two-move game shows
+    1 and 2, not 1 alone: issue 42 item 14)."""
+    step = 1
+    while last / step > 10:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return [1, *(m for m in range(step, last + 1, step) if m > 1)]
 
 
 def ring_radius(g: ChartGeometry) -> float:
@@ -240,43 +244,63 @@ def ring_radius(g: ChartGeometry) -> float:
 
 def label_box(data: ChartData, g: ChartGeometry, m: ChartMistake
               ) -> tuple[int, int, int, int]:
-    """The rectangle of a mistake's move number: above, below, right or left of its ring,
-    the first place inside the plot that meets no ring (else the one that meets the
-    fewest), moved inside the plot."""
+    """The rectangle of a mistake's move number (see :func:`label_boxes`)."""
+    return label_boxes(data, g)[data.mistakes.index(m)]
+
+
+def label_boxes(data: ChartData, g: ChartGeometry) -> list[tuple[int, int, int, int]]:
+    """The rectangles of the mistakes' move numbers, in order: each above, below, right or
+    left of its ring (then further above or below), the first place inside the plot that
+    meets no ring and no label placed before it (else the one that meets the fewest),
+    moved inside the plot.  Mistakes at consecutive moves have rings a few pixels apart:
+    their numbers go above and below, then a row further out (issue 42 item 14: they
+    were drawn over each other)."""
     u = g.unit
     f = font(max(9, round(u * 0.62)), True)
-    left, top, right, bottom = f.getbbox(str(m.move), anchor="lt")
-    w, h = right - left + 2, bottom - top + 2
-    mx, my = mistake_xy(data, g, m)
-    r = ring_radius(g) + u * 0.08
-    gap = u * 0.1
     rings = [mistake_xy(data, g, other) for other in data.mistakes]
     x0, y0, x1, y1 = g.plot
-    candidates = [(mx - w / 2, my - r - gap - h), (mx - w / 2, my + r + gap),
-                  (mx + r + gap, my - h / 2), (mx - r - gap - w, my - h / 2)]
+    r = ring_radius(g) + u * 0.08
+    gap = u * 0.1
+    placed: list[tuple[int, int, int, int]] = []
+    for m, (mx, my) in zip(data.mistakes, rings, strict=True):
+        left, top, right, bottom = text_bbox(f, str(m.move), "lt")
+        w, h = right - left + 2, bottom - top + 2
+        candidates = [(mx - w / 2, my - r - gap - h), (mx - w / 2, my + r + gap),
+                      (mx + r + gap, my - h / 2), (mx - r - gap - w, my - h / 2)]
+        for k in range(1, 4):
+            candidates += [(mx - w / 2, my - r - gap - h - k * (h + gap)),
+                           (mx - w / 2, my + r + gap + k * (h + gap))]
 
-    def placed(cx: float, cy: float) -> tuple[int, int, int, int]:
-        bx = min(max(cx, x0 + 2), x1 - 2 - w)
-        by = min(max(cy, y0 + 2), y1 - 2 - h)
-        return (round(bx), round(by), round(bx + w), round(by + h))
+        def place(cx: float, cy: float, w: int = w, h: int = h) -> tuple[int, int, int, int]:
+            bx = min(max(cx, x0 + 2), x1 - 2 - w)
+            by = min(max(cy, y0 + 2), y1 - 2 - h)
+            return (round(bx), round(by), round(bx + w), round(by + h))
 
-    def meets(box: tuple[int, int, int, int]) -> int:
-        rr = ring_radius(g) + 1
-        return sum(1 for ox, oy in rings
-                   if box[0] - rr < ox < box[2] + rr and box[1] - rr < oy < box[3] + rr
-                   and _meets_circle(box, ox, oy, rr))
+        best = None
+        for cx, cy in candidates:
+            box = place(cx, cy)
+            inside = y0 + 2 <= cy and cy + h <= y1 - 2  # moved sideways: still by its ring
+            score = (_rings_met(box, rings, ring_radius(g) + 1)
+                     + sum(1 for other in placed if _boxes_meet(box, other)),
+                     0 if inside else 1)
+            if best is None or score < best[0]:
+                best = (score, box)
+            if score == (0, 0):
+                break
+        assert best is not None
+        placed.append(best[1])
+    return placed
 
-    best = None
-    for cx, cy in candidates:
-        box = placed(cx, cy)
-        inside = (x0 + 2 <= cx and cx + w <= x1 - 2 and y0 + 2 <= cy and cy + h <= y1 - 2)
-        score = (meets(box), 0 if inside else 1)
-        if best is None or score < best[0]:
-            best = (score, box)
-        if score == (0, 0):
-            break
-    assert best is not None
-    return best[1]
+
+def _rings_met(box: tuple[int, int, int, int], rings: Sequence[tuple[float, float]],
+               rr: float) -> int:
+    return sum(1 for ox, oy in rings
+               if box[0] - rr < ox < box[2] + rr and box[1] - rr < oy < box[3] + rr
+               and _meets_circle(box, ox, oy, rr))
+
+
+def _boxes_meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[2] + 1 and b[0] < a[2] + 1 and a[1] < b[3] + 1 and b[1] < a[3] + 1
 
 
 def _meets_circle(box: tuple[int, int, int, int], cx: float, cy: float, r: float) -> bool:

@@ -17,13 +17,13 @@ import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engine.player import Player
 from render.layout import DEFAULT_WIDTH, Frame, Layout, Rect, Stack, build, frame
+from render.text import Font, draw_text, fit_text, font, has_colour, text_bbox, text_length
 from render.theme import RGB, Theme, get_theme
 from render.view import ANSWER_WORDS, BoardView, ResultKind, StakeState
 
@@ -38,16 +38,6 @@ RING_WIDTH = 0.15
 to ``RING_RADIUS`` of the checker's radius (a checker's own colour shows from
 0.75 to 0.9 of it)."""
 
-Font = ImageFont.FreeTypeFont
-
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> Font:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    data = resources.files("render").joinpath("fonts", name).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), size)
-
-
 def _mix(a: RGB, b: RGB, t: float) -> RGB:
     return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t),
             round(a[2] + (b[2] - a[2]) * t))
@@ -56,25 +46,6 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 def _ss(rect: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
     return (round(rect[0] * SS), round(rect[1] * SS), round(rect[2] * SS) - 1,
             round(rect[3] * SS) - 1)
-
-
-@lru_cache(maxsize=4096)
-def text_length(f: Font, text: str) -> float:
-    """``f.getlength(text)``, remembered (names and labels come back on every board)."""
-    return float(f.getlength(text))
-
-
-def fit_text(text: str, size: int, bold: bool, width: int) -> tuple[str, Font]:
-    """Shrink (then truncate) ``text`` to fit ``width`` pixels."""
-    f = font(size, bold)
-    while text_length(f, text) > width and size > 9:
-        size -= 1
-        f = font(size, bold)
-    if text_length(f, text) > width:
-        while text and text_length(f, text + "…") > width:
-            text = text[:-1]
-        text += "…"
-    return text, f
 
 
 # ---------------------------------------------------------------- sprites
@@ -193,8 +164,7 @@ def cube_sprite(theme: Theme, size: int, value: int) -> Image.Image:
     small = big.reduce(SS)
     text = str(value)
     f = font(round(size * (0.55 if len(text) == 1 else 0.46 if len(text) == 2 else 0.36)), True)
-    ImageDraw.Draw(small).text((size / 2, size / 2), text, font=f, fill=theme.cube_text,
-                               anchor="mm")
+    draw_text(small, (size / 2, size / 2), text, f, theme.cube_text, "mm")
     return small
 
 
@@ -263,13 +233,12 @@ def background(theme: Theme, width: int = DEFAULT_WIDTH, chouette: bool = False)
         d.rounded_rectangle(_ss(fr.chouette), radius=u * 0.2 * SS, fill=theme.panel)
     img = big.reduce(SS)
 
-    d1 = ImageDraw.Draw(img)
     nf = font(round(u * 0.34), True)
     ty = (fr.numbers_top[1] + fr.numbers_top[3]) / 2
     by = (fr.numbers_bottom[1] + fr.numbers_bottom[3]) / 2
     for p in range(1, 25):
         y = by if p <= 12 else ty
-        d1.text((fr.point_x[p], y), str(p), font=nf, fill=theme.frame_text, anchor="mm")
+        draw_text(img, (fr.point_x[p], y), str(p), nf, theme.frame_text, "mm")
     return img
 
 
@@ -299,8 +268,7 @@ TEXT_CACHE = True
 
 @lru_cache(maxsize=4096)
 def _bbox(f: Font, text: str, anchor: str) -> tuple[int, int, int, int]:
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
-    return int(left), int(top), int(right), int(bottom)
+    return text_bbox(f, text, anchor)
 
 
 _MASK_MARGIN = 2
@@ -345,9 +313,18 @@ def text_mask(f: Font, text: str, anchor: str) -> tuple[Image.Image, int, int]:
     left, top, right, bottom = _bbox(f, text, anchor)  # integers for a FreeType font
     margin = _MASK_MARGIN
     mask = Image.new("L", (right - left + 2 * margin, bottom - top + 2 * margin), 0)
-    ImageDraw.Draw(mask).text((margin - left, margin - top), text, font=f, fill=255,
-                              anchor=anchor)
+    draw_text(mask, (margin - left, margin - top), text, f, 255, anchor)
     return mask, left - margin, top - margin
+
+
+@lru_cache(maxsize=256)
+def text_sprite(f: Font, text: str, anchor: str, fill: RGB) -> tuple[Image.Image, int, int]:
+    """``text`` drawn in ``fill`` on a transparent picture (emoji in their own colours),
+    and where its top-left goes from the anchor point (as :func:`text_mask`)."""
+    mask, dx, dy = text_mask(f, text, anchor)
+    sprite = Image.new("RGBA", mask.size, (*fill, 0))
+    draw_text(sprite, (-dx, -dy), text, f, (*fill, 255), anchor)
+    return sprite, dx, dy
 
 
 Draw = Callable[[Image.Image, ImageDraw.ImageDraw, int, int], None]
@@ -446,6 +423,10 @@ class _Ops:
                    y + bottom + _MASK_MARGIN)
 
             def paste(img: Image.Image, d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
+                if has_colour(f, text):  # emoji keep their colours
+                    sprite, dx, dy = text_sprite(f, text, anchor, fill)
+                    img.paste(sprite, (x + dx - ox, y + dy - oy), sprite)
+                    return
                 mask, dx, dy = text_mask(f, text, anchor)
                 img.paste(fill, (x + dx - ox, y + dy - oy, x + dx + mask.width - ox,
                                  y + dy + mask.height - oy), mask)
@@ -461,7 +442,7 @@ class _Ops:
                    max(iy + 1, iy + bottom) + 3)
 
         def draw(img: Image.Image, d: ImageDraw.ImageDraw, ox: int, oy: int) -> None:
-            d.text((x - ox, y - oy), text, font=f, fill=fill, anchor=anchor)
+            draw_text(img, (x - ox, y - oy), text, f, fill, anchor)
 
         self.add(zone, box, ("T", f, text, anchor, fill, x, y), draw)
 

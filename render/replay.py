@@ -40,15 +40,13 @@ from render.layout import DEFAULT_WIDTH, MIN_WIDTH
 from render.png import (
     GIF_TRANSPARENT,
     BoardFrames,
-    Font,
     board_indexed,
     board_palette,
     draw_rgb,
-    fit_text,
-    font,
-    text_length,
     text_mask,
+    text_sprite,
 )
+from render.text import Font, fit_text, font, has_colour, text_length
 from render.theme import RGB, Theme, get_theme
 from render.view import BoardView
 
@@ -142,10 +140,14 @@ def frame_image(frame: ReplayFrame, th: Theme, width: int, index: int, total: in
     board = draw_rgb(frame.board, th, width)
     img = Image.new("RGB", (board.width, board.height + caption_height(width)), th.background)
     img.paste(board, (0, 0))
-    for x, y, mask, fill in _caption_words(frame, th, width, board.width, index, total):
+    for x, y, mask, fill, sprite in _caption_words(frame, th, width, board.width, index,
+                                                   total):
         box = (x, board.height + y, x + mask.width, board.height + y + mask.height)
         img.paste(th.background, box, mask.point(_INKED))  # the word's ink replaces
-        img.paste(fill, box, mask)
+        if sprite is None:
+            img.paste(fill, box, mask)
+        else:  # emoji in their colours
+            img.paste(sprite, box[:2], sprite)
     return img
 
 
@@ -170,16 +172,28 @@ def _caption_into(img: Image.Image, frame: ReplayFrame, th: Theme, width: int, i
     pal = board_palette(th, width, chouette, gif=True)
     into = img.im  # pasted into straight: the same mode, boxes clipped to the picture
     into.paste(_ink(th.background, th.background, pal)[0], (0, top, img.width, img.height))
-    for x, y, mask, fill in _caption_words(frame, th, width, img.width, index, total):
-        patch, solid = _word_patch(mask, fill, th.background, pal)
+    for x, y, mask, fill, sprite in _caption_words(frame, th, width, img.width, index, total):
+        if sprite is None:
+            patch, solid = _word_patch(mask, fill, th.background, pal)
+        else:  # emoji in their colours, mapped to the palette's nearest
+            rgb = Image.new("RGB", sprite.size, th.background)
+            rgb.paste(sprite, (0, 0), sprite)
+            patch = rgb.quantize(palette=pal, dither=Image.Dither.NONE)
+            solid = mask.point(_INKED)
         into.paste(patch.im, (x, top + y, x + mask.width, top + y + mask.height), solid.im)
 
 
+Word = tuple[int, int, Image.Image, RGB, Image.Image | None]
+"""A caption word: its top-left, coverage mask, colour, and RGBA picture if it has
+emoji."""
+
+
 def _caption_words(frame: ReplayFrame, th: Theme, width: int, board_width: int, index: int,
-                   total: int) -> list[tuple[int, int, Image.Image, RGB]]:
+                   total: int) -> list[Word]:
     """The caption strip under a frame's board, word by word: the caption left,
     ``index/total`` right (the number and ``/total`` two words); each word's top-left
-    in the strip, its coverage mask and its colour.
+    in the strip, its coverage mask, its colour, and its picture when it has emoji
+    (drawn in their own colours).
 
     A word is drawn by itself (Pillow's rasterisation of it at a whole-pixel origin,
     remembered: the plays, dice, names and move numbers of one game come back in the
@@ -209,10 +223,10 @@ def _caption_words(frame: ReplayFrame, th: Theme, width: int, board_width: int, 
     return out
 
 
-def _word(f: Font, word: str, pen: float, cy: int, fill: RGB
-          ) -> tuple[int, int, Image.Image, RGB]:
+def _word(f: Font, word: str, pen: float, cy: int, fill: RGB) -> Word:
     mask, dx, dy = text_mask(f, word, "lm")
-    return math.floor(pen + 0.5) + dx, cy + dy, mask, fill
+    sprite = text_sprite(f, word, "lm", fill)[0] if has_colour(f, word) else None
+    return math.floor(pen + 0.5) + dx, cy + dy, mask, fill, sprite
 
 
 def _fit_words(text: str, size: int, room: int) -> tuple[list[str], Font]:

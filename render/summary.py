@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.png import checker_sprite, cube_sprite, fit_text, font
+from render.png import checker_sprite, cube_sprite
+from render.text import draw_text, fit_text, font
 from render.theme import get_theme
 
 SUMMARY_WIDTH = 800
@@ -122,18 +123,18 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
     kind = f"Match to {s.length}" if s.length else "Money session"
     head = f"{w} {score[0]} – {score[1]} {b}"
     t, tf = fit_text(head, round(u * 1.1), True, width - round(u * 2))
-    d.text((round(u), round(u * 1.1)), t, font=tf, fill=th.panel_text, anchor="lm")
+    draw_text(img, (round(u), round(u * 1.1)), t, tf, th.panel_text, "lm")
     sub = kind
     if s.winner is not None:
         sub += f" · {s.names[s.winner]} wins"
     sf = font(round(u * 0.65))
-    d.text((round(u), round(u * 2.3)), sub, font=sf, fill=th.highlight, anchor="lm")
+    draw_text(img, (round(u), round(u * 2.3)), sub, sf, th.highlight, "lm")
     hf = font(round(u * 0.55))
     y_head = g.rows[0][1] - round(u * 0.45) if g.rows else round(u * 3.7)
     for x, label in ((round(u * 1.3), "game"), (round(u * 3.6), "winner"),
                      (round(u * 10.5), "points"), (round(u * 13.5), "how"),
                      (round(width * 0.62), "score after")):
-        d.text((x, y_head), label, font=hf, fill=th.panel_muted, anchor="lm")
+        draw_text(img, (x, y_head), label, hf, th.panel_muted, "lm")
 
     rf = font(round(u * 0.6), True)
     nf = font(round(u * 0.6))
@@ -141,29 +142,27 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
     for k, (line, row, bars) in enumerate(zip(s.games, g.rows, g.bars, strict=True)):
         d.rectangle(row, fill=th.panel if k % 2 == 0 else th.panel_active)
         cy = (row[1] + row[3]) // 2
-        d.text((round(u * 1.3), cy), str(line.number), font=rf, fill=th.panel_text,
-               anchor="lm")
+        draw_text(img, (round(u * 1.3), cy), str(line.number), rf, th.panel_text, "lm")
         chip = checker_sprite(th, line.winner, chip_r)
         img.paste(chip, (round(u * 3.0), cy - chip.height // 2), chip)
         name, f = fit_text(s.names[line.winner], round(u * 0.6), True, round(u * 6))
-        d.text((round(u * 3.9), cy), name, font=f, fill=th.panel_text, anchor="lm")
-        d.text((round(u * 10.5), cy), f"+{line.points}", font=rf, fill=th.highlight,
-               anchor="lm")
+        draw_text(img, (round(u * 3.9), cy), name, f, th.panel_text, "lm")
+        draw_text(img, (round(u * 10.5), cy), f"+{line.points}", rf, th.highlight, "lm")
         how, f = fit_text(_how(line), round(u * 0.6), False, round(width * 0.62 - u * 14))
-        d.text((round(u * 13.5), cy), how, font=f, fill=th.panel_muted, anchor="lm")
+        draw_text(img, (round(u * 13.5), cy), how, f, th.panel_muted, "lm")
         for p in (0, 1):
             bar = bars[p]
             if bar[2] > bar[0]:
                 d.rectangle(bar, fill=th.checkers[p].fill, outline=th.checkers[p].rim)
-            d.text((bar[2] + round(u * 0.2), (bar[1] + bar[3]) // 2), str(line.score[p]),
-                   font=font(max(9, round(u * 0.45))), fill=th.panel_text, anchor="lm")
+            draw_text(img, (bar[2] + round(u * 0.2), (bar[1] + bar[3]) // 2), str(line.score[p]),
+                      font(max(9, round(u * 0.45))), th.panel_text, "lm")
 
     # The cube's history.
     y = (g.rows[-1][3] if g.rows else round(u * 4)) + round(u * 1.0)
-    d.text((round(u), y), "Cube", font=sf, fill=th.panel_muted, anchor="lm")
+    draw_text(img, (round(u), y), "Cube", sf, th.panel_muted, "lm")
     y += round(u * 0.9)
     if not s.cube:
-        d.text((round(u * 1.5), y), "never turned", font=nf, fill=th.panel_text, anchor="lm")
+        draw_text(img, (round(u * 1.5), y), "never turned", nf, th.panel_text, "lm")
         y += round(u * 0.8)
     cs = round(u * 0.65)
     for c in s.cube[:12]:
@@ -171,26 +170,25 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
         img.paste(sprite, (round(u * 1.3), y - cs // 2), sprite)
         text = f"game {c.game}, move {c.move}: {s.names[c.player]} {c.action}"
         t, f = fit_text(text, round(u * 0.58), False, width - round(u * 4))
-        d.text((round(u * 2.4), y), t, font=f, fill=th.panel_text, anchor="lm")
+        draw_text(img, (round(u * 2.4), y), t, f, th.panel_text, "lm")
         y += round(u * 0.8)
     if len(s.cube) > 12:
-        d.text((round(u * 2.4), y), f"… and {len(s.cube) - 12} more", font=nf,
-               fill=th.panel_muted, anchor="lm")
+        draw_text(img, (round(u * 2.4), y), f"… and {len(s.cube) - 12} more", nf, th.panel_muted,
+                  "lm")
 
     # PR and luck (or the error rate alone).
     y = g.height - round(u * 1.6)
     graded = any(pr is not None for pr in s.prs)
     title = ("PR (500 x equity lost per decision) and luck" if graded
              else "Error rate (equity lost per decision)")
-    d.text((round(u), y - round(u * 0.9)), title, font=sf, fill=th.panel_muted, anchor="lm")
+    draw_text(img, (round(u), y - round(u * 0.9)), title, sf, th.panel_muted, "lm")
     x = round(u * 1.3)
     for p in (0, 1):
         chip = checker_sprite(th, p, chip_r)
         img.paste(chip, (x, y - chip.height // 2), chip)
         text = _grade_text(s, p)
         t, f = fit_text(text, round(u * 0.62), True, round(width / 2 - u * 2.5))
-        d.text((x + chip.width + round(u * 0.3), y), t, font=f, fill=th.panel_text,
-               anchor="lm")
+        draw_text(img, (x + chip.width + round(u * 0.3), y), t, f, th.panel_text, "lm")
         x += round(width / 2)
     return img
 

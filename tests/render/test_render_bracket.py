@@ -172,3 +172,36 @@ def test_swiss_round_cells_name_the_opponent() -> None:
         assert cells[(winner, p.round)] == (f"W {names[loser]}", True)
         assert cells[(loser, p.round)] == (f"L {names[winner]}", False)
     assert all(not text.split(" ", 1)[-1].isdigit() for text, _ in cells.values())
+
+
+def test_round_robin_rest_is_not_drawn_bold_like_a_win() -> None:
+    """Issue 42 item 16: a round robin's rest ("bye") was drawn in bold like a win.  The
+    cell read back is "bye" in the regular face, in the muted colour of a cell not won."""
+    from PIL import ImageDraw
+
+    from render.bracket import ROUND_W, TEXT
+    from render.text import font
+
+    state = step(start(Format.ROUND_ROBIN, 5, seed=2), random.Random(2))
+    rests = [p for p in state.pairings if p.is_bye and p.round == 1]
+    assert rests and rests[0].result is not None
+    rester = rests[0].result.winner
+    layout = table_layout(state)
+    img = read(render_tournament_png(state, truecolor=True))
+    theme = get_theme("default")
+    rect = next(r for player, r in layout.rows if player == rester)
+    x = next(x for name, x, _ in layout.columns if name == "R1")
+    cy = (rect[1] + rect[3]) // 2
+    cell = (x, rect[1], x + ROUND_W, rect[3] - 1)
+    fill = img.getpixel((x + ROUND_W - 3, cy))
+    assert isinstance(fill, tuple)
+
+    def drawn(bold: bool, ink: tuple[int, int, int]) -> Image.Image:
+        probe = Image.new("RGB", img.size, fill)
+        ImageDraw.Draw(probe).text((x + 4, cy), "bye", font=font(TEXT, bold), fill=ink,
+                                   anchor="lm")
+        return probe.crop(cell)
+
+    shown = img.crop(cell)
+    assert shown.tobytes() == drawn(False, theme.panel_muted).tobytes()
+    assert shown.tobytes() != drawn(True, theme.panel_text).tobytes()

@@ -328,3 +328,128 @@ def test_mistake_labels_stay_inside_the_plot_and_off_the_rings() -> None:
                           for cx, cy in rings)
             if not (x0 <= x <= x1 and y0 <= y <= y1) and not on_ring:
                 assert marked.getpixel((x, y)) == plain.getpixel((x, y)), (x, y)
+
+
+def test_mistake_labels_at_consecutive_moves_do_not_overlap() -> None:
+    """Issue 42 item 14: the move numbers of mistakes at consecutive moves were drawn over
+    each other.  Each label's box meets no other label and no ring, and each is drawn
+    (its colour read back inside its box)."""
+    from render.chart import label_box, render_chart, ring_radius
+
+    points = tuple(ChartPoint(m, 0.3 + 0.005 * m, 0.0) for m in range(1, 81))
+    moves = (40, 41, 42, 43, 44, 45)
+    mistakes = tuple(ChartMistake(m, 0.1, m % 2 == 0) for m in moves)
+    data = ChartData("alice", "bob", points, mistakes, moves=80)
+    g = geometry(data)
+    boxes = [label_box(data, g, m) for m in mistakes]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+        for cx, cy in (mistake_xy(data, g, m) for m in mistakes):
+            nx, ny = min(max(cx, a[0]), a[2]), min(max(cy, a[1]), a[3])
+            assert (nx - cx) ** 2 + (ny - cy) ** 2 >= ring_radius(g) ** 2
+    img = png(render_chart(data))
+    for m, (x0, y0, x1, y1) in zip(mistakes, boxes, strict=True):
+        colour = TH.hit if m.mine else TH.panel_text
+        inside = [img.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
+        assert any(close(p, colour, 40) for p in inside), m
+
+
+def test_a_two_move_game_marks_both_moves_on_the_x_axis() -> None:
+    """Issue 42 item 14: a two-move game's axis showed only "1".  Read back: a tick under
+    move 1 and under move 2, each with its number below it."""
+    points = (ChartPoint(1, 0.5, 0.0), ChartPoint(2, 0.45, -0.1))
+    data = ChartData("alice", "bob", points, moves=2)
+    g = geometry(data)
+    img = png(render_chart(data))
+    _, _, _, y1 = g.plot
+    for move in (1, 2):
+        x = round(g.x(move))
+        assert close(img.getpixel((x, y1 + 2)), TH.panel_muted, 10), move
+        under = [img.getpixel((xx, yy)) for xx in range(x - 8, x + 9)
+                 for yy in range(y1 + round(g.unit * 0.35), y1 + round(g.unit * 1.1))]
+        assert any(close(p, TH.panel_muted, 40) for p in under), move
+
+
+def _form_card(prs: tuple[float, ...]) -> PlayerCard:
+    from render.card import CardForm
+
+    return PlayerCard("alice", 1512.0, 5, (1500.0, 1512.0), 3, 2, 1, 1, 0, "backgammon",
+                      (RecentResult(True, "bob", "7-4"),),
+                      form=CardForm(prs, prs[-1], "Advanced", len(prs), "6.2 vs bob"))
+
+
+def _form_box(card: PlayerCard, img: Image.Image) -> tuple[int, int, int, int]:
+    """The PR chart's box, read back: the background-coloured rectangle under the PR
+    heading, below the rating chart."""
+    g = card_geometry(card, img.width, img.height)
+    x0, _, x1, y1 = g.spark
+    top = next(y for y in range(y1 + 3, img.height)
+               if img.getpixel((x0 + 1, y)) == TH.background)
+    bottom = next(y for y in range(top, img.height)
+                  if img.getpixel((x0 + 1, y)) != TH.background) - 1
+    assert bottom - top > 20
+    return x0, top, x1, bottom
+
+
+def test_card_with_one_analysed_match_draws_its_pr() -> None:
+    """Issue 42 item 15: with one analysed match the PR chart was an empty box."""
+    card = _form_card((6.2,))
+    img = png(render_card(card))
+    x0, y0, x1, y1 = _form_box(card, img)
+    inside = [img.getpixel((x, y)) for x in range(x0, x1) for y in range(y0, y1)]
+    assert any(close(p, TH.highlight, 30) for p in inside)
+
+
+def test_card_pr_chart_has_a_scale_saying_which_way_is_better() -> None:
+    """Issue 42 item 15: the PR chart had no scale, so nobody could tell whether up is
+    better.  Its top and bottom are labelled with their PR, the top "better"; the labels
+    read back are those texts."""
+    from render.card import form_scale_labels
+    from render.text import draw_text, font
+
+    for prs in ((6.2,), (6.2, 3.1, 9.8, 5.0)):
+        card = _form_card(prs)
+        img = png(render_card(card))
+        x0, y0, _, y1 = _form_box(card, img)
+        best, worst = form_scale_labels(card.form) if card.form else ("", "")
+        assert best == f"PR {min(prs) if len(prs) > 1 else 5.7:.1f} better"
+        assert worst.endswith("worse")
+        u = img.width / 40
+        sf = font(max(9, round(u * 0.5)))
+        for text, xy, anchor in ((best, (x0 + round(u * 0.2), y0 + 2), "lt"),
+                                 (worst, (x0 + round(u * 0.2), y1 - 2), "lb")):
+            alone = Image.new("RGB", img.size, TH.background)
+            draw_text(alone, xy, text, sf, TH.panel_muted, anchor)
+            box = _ink_box(alone)
+            assert img.crop(box).tobytes() == alone.crop(box).tobytes(), text
+
+
+def _ink_box(img: Image.Image) -> tuple[int, int, int, int]:
+    xs, ys = [], []
+    for y in range(img.height):
+        for x in range(img.width):
+            if img.getpixel((x, y)) != TH.background:
+                xs.append(x)
+                ys.append(y)
+    return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+
+
+def test_card_rating_range_is_off_the_pr_heading_line() -> None:
+    """Issue 42 item 15: the rating range ("1500–1512") sat at the right end of the PR
+    heading's line.  Right of the heading's text, between the two charts, nothing is
+    drawn."""
+    from render.text import fit_text, text_length
+
+    card = _form_card((6.2, 5.0))
+    img = png(render_card(card))
+    g = card_geometry(card, img.width, img.height)
+    x0, _, x1, y1 = g.spark
+    _, top, _, _ = _form_box(card, img)
+    u = img.width / 40
+    assert card.form is not None
+    heading, f = fit_text(f"PR {card.form.pr:.1f} {card.form.grade} · last "
+                          f"{card.form.matches} matches", round(u * 0.62), True, x1 - x0)
+    end = x0 + round(text_length(f, heading)) + 4
+    strip = [img.getpixel((x, y)) for x in range(end, x1 + 1) for y in range(y1 + 2, top - 1)]
+    assert all(p == TH.panel for p in strip)

@@ -138,20 +138,20 @@ async def test_an_organisers_decision_is_graded_and_counted_as_a_forfeit_is(
     # the game but won the match, gains the match-winning chance he lacked at 0-0.
     assert kept[games[0].id].data["result"] == pytest.approx([0.5, -0.5])
 
-    # Guild 8: the same match, ended by black's /forfeit instead.
+    # Guild 8: the same match (its seats drawn by lot again), ended by black's /forfeit.
     forfeited = await tournament_match(service, 8)
-    assert (forfeited.white_id, forfeited.black_id) == (row.white_id, row.black_id)
     ok(await service.forfeit(Place(8, forfeited.channel_id),
-                             Actor(row.black_id, name(row.black_id)), confirm=True))
+                             Actor(forfeited.black_id, name(forfeited.black_id)), confirm=True))
     by_forfeit, _ = await graded(service)
     forfeit_lines = results(by_forfeit)
-    assert "result +50.0% match-winning chance" in forfeit_lines[name(row.white_id)]
-    assert "result -50.0% match-winning chance" in forfeit_lines[name(row.black_id)]
+    assert "result +50.0% match-winning chance" in forfeit_lines[name(forfeited.white_id)]
+    assert "result -50.0% match-winning chance" in forfeit_lines[name(forfeited.black_id)]
 
     # /stats and the leaderboard count the decided match as they count the forfeit: a
     # finished match won by white, rated the same.
-    for user in (row.white_id, row.black_id):
-        assert await standing(service, 7, user) == await standing(service, 8, user)
+    for seat in ("white_id", "black_id"):
+        assert (await standing(service, 7, getattr(row, seat))
+                == await standing(service, 8, getattr(forfeited, seat)))
     matches, entry = await standing(service, 7, row.white_id)
     assert matches == "matches 1/1 won" and entry["wins"] == entry["played"] == 1
     assert entry["experience"] == 3  # the rated 3-point match moved the rating

@@ -100,7 +100,9 @@ class TournamentAdmin:
             side = Player.WHITE if current.white_id == int(winner) else Player.BLACK
             await self.endings.decide(work, side, decided.why)
             await self.runner.commit(work)
-            return work.lines
+            # Said in the organiser's channel: the grades go to the match's own.
+            return [line.replace(" posted here.", " posted in its channel.")
+                    for line in work.lines]
         await tx.update_match(current, status=MatchStatus.CANCELLED)
         for game in await tx.games_of_match(match.id):  # the game in progress
             await abandon_game(tx, game, self.runner.now())

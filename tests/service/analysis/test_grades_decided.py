@@ -119,6 +119,8 @@ async def test_an_organisers_decision_is_graded_and_counted_as_a_forfeit_is(
         reason="black left the server"))
     assert f"{name(row.white_id)} wins the match by the organiser's decision" in decided.text
     assert "Game 2 is not played" in decided.text  # the game in play: no result
+    assert "being graded in the background" in decided.text, decided.text
+    assert "posted in its channel" in decided.text  # (not "here": the organiser's channel)
     async with service.storage.snapshot() as tx:
         after = await tx.get_match(row.id)
         games = await tx.games_of_match(row.id)

@@ -158,7 +158,8 @@ class GameService:
         self.tournament_play = TournamentPlay(self.runner, self.challenges, self.config)
         self.tournaments = Tournaments(self.runner, self.challenges, self.config,
                                        self.tournament_play, settings=self.settings)
-        self.tournament_admin = TournamentAdmin(self.runner, self.tournaments, self.config)
+        self.tournament_admin = TournamentAdmin(self.runner, self.tournaments, self.config,
+                                               self.endings)
         self.tournament_info = TournamentInfo(self.runner, self.config,
                                               settings=self.settings)
         self.endings.match_ended.append(self.tournament_play.match_ended)

@@ -38,10 +38,12 @@ from bot.config import Config
 from bot.service.core.replies import Action, Reply
 from bot.service.core.values import Actor, Expect, Place
 from bot.service.game import GameService
+from bot.service.tournaments.data import TournamentData
 from bot.storage.sqlite import SqliteStorage
 from engine.game import Action as GameAction
 from engine.game import Phase
 from engine.player import Player
+from engine.tournament import Reason
 
 
 def seeds() -> list[int]:
@@ -555,6 +557,23 @@ def texts_in(value: Any) -> list[str]:
     return out
 
 
+async def decided_off_the_board(storage: SqliteStorage) -> set[int]:
+    """The finished tournament matches whose pairing the organiser decided (a result, a
+    confirmed claim, a removed player) and whose row has that pairing's winner."""
+    async with storage.db.execute(
+            "SELECT m.id, m.winner_id, m.tournament_pairing, t.state FROM matches m "
+            "JOIN tournaments t ON t.id = m.tournament_id WHERE m.status = 'finished'") as cur:
+        rows = await cur.fetchall()
+    out = set()
+    for match_id, winner, pairing, state in rows:
+        engine = TournamentData.from_dict(json.loads(state)).engine
+        result = engine.pairing(pairing).result if engine is not None else None
+        if (result is not None and result.reason is not Reason.PLAYED
+                and result.winner == str(winner)):
+            out.add(int(match_id))
+    return out
+
+
 async def audited(world: World, seed: int, step: int) -> None:
     for sql in STORED_TEXT:  # issue 36 item 1: no NUL nor surrogate reaches the database
         async with world.storage.db.execute(sql) as cur:
@@ -572,7 +591,9 @@ async def audited(world: World, seed: int, step: int) -> None:
     async with world.storage.db.execute(
             "SELECT match_id FROM games WHERE result LIKE '%\"forfeit\"%'") as cur:
         forfeited = {r[0] for r in await cur.fetchall()}
-    # (a forfeit ends a match whatever its score)
+    # (a forfeit ends a match whatever its score; so does an organiser's decision of a
+    # tournament match, as a forfeit ends it: issue 47 item 7)
+    forfeited |= await decided_off_the_board(world.storage)
     real = [p for p in problems if (int(p.split()[1]) not in chouette
             or "replay" in p or "dice" in p or "seq" in p)
             and not (int(p.split()[1]) in forfeited and "finished at" in p)]

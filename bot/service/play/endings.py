@@ -170,6 +170,27 @@ class Endings:
         work.game_row = None
         work.dice = None
 
+    async def decide(self, work: Work, winner: Player, why: str) -> None:
+        """The match ends by a decision made outside its play (a tournament organiser's
+        result, a confirmed claim, a removed player): ``winner`` wins it as by the other
+        player's forfeit, through :meth:`end_match` as a forfeit does -- the match is
+        finished with its winner (the match counts in /stats and on the leaderboard, the
+        ratings of a rated match move, its played games are graded with that result).
+        The game in play, if any, ends without a result (:func:`abandon_game`): nobody
+        lost it on the board, so it is no played game.  ``why``: what decided it, for the
+        players ("the organiser's decision")."""
+        row = work.game_row
+        if row is not None and row.status is GameStatus.ACTIVE:
+            await work.flush()
+            ended = await abandon_game(work.tx, row, self.runner.now())
+            work.game_row = ended
+            work.lines.append(abandoned_line(game_number(ended, work.state), ended))
+        session = work.session
+        if isinstance(session, Match):
+            work.session = session.forfeit(winner.other)
+        work.lines.append(f"{work.name(winner)} wins the match by {why}.")
+        await self.end_match(work, winner)
+
     async def rate(self, work: Work, winner_id: int, loser_id: int, length: int) -> None:
         tx = work.tx
         guild = work.row.guild_id

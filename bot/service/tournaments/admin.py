@@ -2,13 +2,16 @@
 deadline, removing a player, cancelling, pausing and resuming the deadlines.
 
 Every tool works on the locked tournament row with its version check, in one transaction
-with whatever it does to the matches (a match whose pairing the organiser decides is
-cancelled, so nobody plays on for nothing).
+with whatever it does to the matches: a match whose pairing the organiser decides (a
+result, a confirmed claim, a removed player) ends as a forfeit ends it, finished with
+the pairing's winner (so nobody plays on for nothing, /stats and the leaderboard count
+it, and its played games are graded with that result); a cancelled tournament's open
+matches are cancelled, with no winner.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +20,7 @@ from bot.service.core.replies import Mention, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import MatchState
 from bot.service.core.values import Actor, Place, check_id
-from bot.service.play.endings import abandon_game
+from bot.service.play.endings import Endings, abandon_game
 from bot.service.tournaments.data import (
     STARTED,
     Claim,
@@ -33,6 +36,7 @@ from bot.service.tournaments.play import round_lines
 from bot.service.tournaments.signup import Tournaments
 from bot.storage.interface import MatchStatus, TournamentStatus, Transaction, clean_text
 from engine.errors import BackgammonError
+from engine.player import Player
 from engine.tournament import Pairing, Reason, TournamentState
 
 REASON_LIMIT = 200
@@ -53,30 +57,64 @@ async def find_with_matches(tx: Transaction, place: Place, tournament: int | Non
     return await find(tx, place, seen.row.id)
 
 
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """A pairing the organiser decided (:meth:`TournamentAdmin._close_match`)."""
+
+    pairing: str
+    actor: Actor
+    """The organiser (whose action ends the pairing's match)."""
+    why: str
+    """What decided it, as the players read it: "the organiser's decision"."""
+
+
 class TournamentAdmin:
     """Organiser tools and claims."""
 
-    def __init__(self, runner: ActionRunner, tournaments: Tournaments, config: Config) -> None:
+    def __init__(self, runner: ActionRunner, tournaments: Tournaments, config: Config,
+                 endings: Endings) -> None:
         self.runner = runner
+        self.endings = endings
         self.tournaments = tournaments
         self.config = config
 
-    async def _close_match(self, tx: Transaction, loaded: Loaded, pairing: str) -> str | None:
-        """Cancel the pairing's match if it is still open; its channel id, if any."""
+    async def _close_match(self, tx: Transaction, loaded: Loaded, pairing: str,
+                           decided: Decided | None = None, winner: str | None = None
+                           ) -> list[str] | None:
+        """Close the pairing's match if it is still open: what the players read of it, or
+        None when it had none open.  ``decided`` (the organiser decided the pairing, with
+        ``winner``): a match under way ends as a forfeit ends it
+        (:meth:`~bot.service.play.endings.Endings.decide`): finished with its winner, its
+        played games graded with that result, the game in play ended without one.
+        Without (the tournament is cancelled), or before its first game, it is cancelled."""
         match = (await tx.tournament_matches(loaded.row.id)).get(pairing)
         if match is None or not match.status.is_open:
             return None
         current = await tx.open_match_in_channel(match.channel_id)  # its channel's lock
-        if current is not None and current.id == match.id:
-            await tx.update_match(current, status=MatchStatus.CANCELLED)
-            for game in await tx.games_of_match(match.id):  # the game in progress
-                await abandon_game(tx, game, self.runner.now())
-        return str(match.channel_id)
+        if current is None or current.id != match.id:
+            return []
+        if decided is not None and winner is not None and (
+                current.status is MatchStatus.ACTIVE):
+            work = self.runner.work(tx, await self.runner.load_row(tx, current),
+                                    decided.actor)
+            side = Player.WHITE if current.white_id == int(winner) else Player.BLACK
+            await self.endings.decide(work, side, decided.why)
+            await self.runner.commit(work)
+            # Said in the organiser's channel: the grades go to the match's own.
+            return [line.replace(" posted here.", " posted in its channel.")
+                    for line in work.lines]
+        await tx.update_match(current, status=MatchStatus.CANCELLED)
+        for game in await tx.games_of_match(match.id):  # the game in progress
+            await abandon_game(tx, game, self.runner.now())
+        return ["Its match is cancelled: its game in play ends without a result, and "
+                "/verify in its channel checks the dice."]
 
     async def _decided(self, tx: Transaction, loaded: Loaded, data: TournamentData,
                        before: TournamentState, after: TournamentState,
-                       head: list[str]) -> Reply:
-        """Save ``after``; the reply announcing what changed."""
+                       head: list[str], close: Decided | None = None) -> Reply:
+        """Save ``after``; the reply announcing what changed.  ``close``: the pairing the
+        organiser decided, whose open match ends with its winner (:meth:`_close_match`,
+        after the save: the match's end finds the pairing decided and leaves it)."""
         changes: dict[str, Any] = {}
         if after.finished:
             changes.update(status=TournamentStatus.FINISHED, deadline=None, remind_at=None)
@@ -86,6 +124,10 @@ class TournamentAdmin:
         new = replace(data, engine=after)
         saved = await save(tx, loaded, new, **changes)
         lines, notes = round_lines(loaded, new, before)
+        if close is not None:
+            closed = await self._close_match(tx, loaded, close.pairing, close,
+                                             after.pairing(close.pairing).winner)
+            head = head + (closed or [])
         if after.new_pairings(before):
             tx.on_commit(self.tournaments.play.wake)
         return Reply(ok=True, text="\n".join(head + lines), notify=tuple(notes),
@@ -124,15 +166,12 @@ class TournamentAdmin:
                 after = state.record_result(p.id, str(winner), score, Reason.ORGANISER)
             except BackgammonError as error:
                 raise Refusal(str(error)) from None
-            closed = await self._close_match(tx, loaded, p.id)
             data = replace(data, notes=(*data.notes, (p.id, reason)),
                            claims=tuple(c for c in data.claims if c.pairing != p.id))
             head = [f"{loaded.title}: the organiser decides "
                     f"{pairing_line(replace(data, engine=after), after.pairing(p.id))}."]
-            if closed:
-                head.append("Its match is cancelled: its game in play ends without a result, "
-                            "and /verify in its channel checks the dice.")
-            return await self._decided(tx, loaded, data, state, after, head)
+            return await self._decided(tx, loaded, data, state, after, head,
+                                       Decided(p.id, actor, "the organiser's decision"))
 
         return await self.runner.transact(place, actor, body)
 
@@ -202,13 +241,13 @@ class TournamentAdmin:
                 after = state.record_result(p.id, str(claim.claimant), None, Reason.FORFEIT)
             except BackgammonError as error:
                 raise Refusal(str(error)) from None
-            await self._close_match(tx, loaded, p.id)
             data = replace(data, notes=(*data.notes, (p.id, "claim at the deadline "
                                                      "confirmed by the organiser")),
                            claims=tuple(c for c in data.claims if c.pairing != p.id))
             head = [f"{loaded.title}: claim confirmed, {data.name(claim.claimant)} wins "
                     f"{p.id} by forfeit."]
-            return await self._decided(tx, loaded, data, state, after, head)
+            return await self._decided(tx, loaded, data, state, after, head, Decided(
+                p.id, actor, "forfeit (a claim at the deadline, confirmed)"))
 
         return await self.runner.transact(place, actor, body)
 
@@ -238,11 +277,12 @@ class TournamentAdmin:
             except BackgammonError as error:
                 raise Refusal(str(error)) from None
             head = [f"{loaded.title}: the organiser removes {who}."]
-            if pending is not None and await self._close_match(tx, loaded, pending.id):
-                head.append(f"Their match {pending.id} is cancelled and forfeited.")
             data = replace(data, claims=tuple(c for c in data.claims
                                               if pending is None or c.pairing != pending.id))
-            return await self._decided(tx, loaded, data, state, after, head)
+            return await self._decided(
+                tx, loaded, data, state, after, head,
+                None if pending is None else Decided(pending.id, actor,
+                                                     f"forfeit ({who} is removed)"))
 
         return await self.runner.transact(place, actor, body)
 

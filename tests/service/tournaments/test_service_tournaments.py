@@ -203,8 +203,10 @@ async def test_lots_are_drawn_from_the_published_seed(tmp_path: Path) -> None:
     assert fairdice.seed_hash(stored.lot_seed) == stored.lot_hash
 
 
-async def test_organiser_result_cancels_the_match_and_stores_the_reason(
+async def test_organiser_result_ends_the_match_with_its_winner_and_stores_the_reason(
         tmp_path: Path) -> None:
+    # The match ends as a forfeit ends it, finished with the organiser's winner (issue 47
+    # item 7); before, it was cancelled with no winner on its row.
     service = await make(tmp_path)
     tid = await create(service, 4, "single-elimination")
     assert (await service.tournament_start(HALL, ORGANISER, is_organiser=True)).ok
@@ -221,8 +223,10 @@ async def test_organiser_result_cancels_the_match_and_stores_the_reason(
     done = await service.tournament_result(HALL, ORGANISER, is_organiser=True, pairing=pid,
                                            winner=match.black_id, reason="no-show agreed")
     assert done.ok, done.text
-    assert "no-show agreed" in done.text and "cancelled" in done.text
-    assert (await matches(service, tid))[pid].status is MatchStatus.CANCELLED
+    assert "no-show agreed" in done.text, done.text
+    assert "p4 wins the match by the organiser's decision" in done.text, done.text
+    decided = (await matches(service, tid))[pid]
+    assert decided.status is MatchStatus.FINISHED and decided.winner_id == match.black_id
     state = (await data(service, tid)).started
     result = state.pairing(pid).result
     assert result is not None and result.reason is Reason.ORGANISER
@@ -265,7 +269,9 @@ async def test_deadlines_remind_once_and_claims_need_the_organiser(tmp_path: Pat
     done = await service.tournament_confirm(HALL, ORGANISER, is_organiser=True,
                                             pairing="r1-1")
     assert done.ok, done.text
-    assert (await matches(service, tid))["R1-1"].status is MatchStatus.CANCELLED
+    claimed = (await matches(service, tid))["R1-1"]
+    assert claimed.status is MatchStatus.FINISHED and claimed.winner_id == 1
+    assert "wins the match by forfeit" in done.text, done.text
     state = (await data(service, tid)).started
     assert state.champion == "1"
     assert state.pairing("R1-1").result.reason is Reason.FORFEIT  # type: ignore[union-attr]
@@ -298,7 +304,8 @@ async def test_removing_a_player_forfeits_and_repairs(tmp_path: Path) -> None:
     assert "4" in state.withdrawn
     made = await matches(service, tid)
     (pid,) = [p.id for p in state.round_pairings(1) if "4" in p.players]
-    assert made[pid].status is MatchStatus.CANCELLED
+    assert made[pid].status is MatchStatus.FINISHED  # forfeited to the opponent
+    assert made[pid].winner_id == int(state.pairing(pid).winner or 0) != 4
     final = await play_out(service, tid)
     assert final.status is TournamentStatus.FINISHED
     assert all("4" not in p.players for p in (await data(service, tid)).started

@@ -48,6 +48,16 @@ with Discord's status and error code, recorded in :attr:`FakeDiscord.refusals`:
   "Request entity too large";
 * a command sync whose schema Discord refuses: 400, 50035.
 
+Beyond the docs, recorded in :attr:`FakeDiscord.hygiene` (the end-to-end fixture fails on
+any; issue 43 items 1 and 5): a follow-up used as the first answer of a deferred
+interaction (the documented way edits ``@original``), ``invitable`` on a public thread,
+``dm_permission`` beside ``contexts``, ``contexts`` or ``integration_types`` in a server's
+command sync.
+
+Discord's rate limits (issue 43 item 2: per-route buckets and their headers, 429 with
+``retry_after``, the global limit) once a test switches them on with
+:meth:`FakeDiscord.rate_limit` (:mod:`fake_ratelimits`).
+
 Time is the fake's :meth:`FakeDiscord.clock`, which a test moves on with
 :meth:`FakeDiscord.advance`; :attr:`FakeDiscord.latency` seconds pass before every REST
 request is handled (the network's delay, which the 3 s include).

@@ -131,7 +131,8 @@ async def open_pairing(client: discord.Client, service: GameService, presenter: 
         return False
     try:
         thread = await places.open_thread(
-            client, channel, opening.title, starter=f"{opening.title}: the match is in this thread.",
+            client, channel, opening.title,
+            starter=f"{opening.title}: the match is in this thread.",
             auto_archive_duration=1440, reason="tournament match")
     except discord.HTTPException as error:
         log.warning("cannot open the thread of %s: %s", opening.title, error)

@@ -13,6 +13,7 @@ keeps inside every bucket by the headers (no 429 of a bucket's)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections import Counter
 
@@ -26,8 +27,10 @@ from bot.service.core.values import Actor, Place
 
 pytestmark = pytest.mark.e2e
 
-SCALE = 0.02
-"""Real seconds per Discord second: a 5-per-5-seconds bucket refills every 0.1 s."""
+SCALE = float(os.environ.get("FAKE_DISCORD_SCALE", "0.02"))
+"""Real seconds per Discord second: a 5-per-5-seconds bucket refills every 0.1 s.  (To
+measure a burst in Discord's time, run with ``FAKE_DISCORD_SCALE=1``: on the scaled clock
+the bot's own work counts 50 times over.)"""
 
 
 def pairing_threads(fake: FakeDiscord) -> list[int]:
@@ -58,9 +61,9 @@ async def tournament(fake: FakeDiscord, host: Host, size: int) -> tuple[User, li
 
 
 def no_bucket_overrun(limits: RateLimits) -> None:
-    """The bot waited as the headers said: no 429 of a bucket's (the global limit is
-    reported apart), and every request is in the log once."""
-    assert limits.refused(global_=False) == [], limits.refused(global_=False)[:5]
+    """The bot waited as the headers said: no 429 of a bucket's, and none of the global
+    limit's."""
+    assert limits.refused() == [], limits.refused()[:5]
 
 
 async def test_a_256_player_round_opens_under_discords_limits(fake: FakeDiscord, host: Host,
@@ -84,8 +87,8 @@ async def test_a_256_player_round_opens_under_discords_limits(fake: FakeDiscord,
     threads = pairing_threads(fake)
     assert len(threads) == 128
     assert all(len(b) == 1 for b in boards(fake).values()), "a board posted twice"
-    mentioned = Counter(int(u) for cid in threads
-                        for u in re.findall(r"<@(\d+)>", fake.channel_messages(cid)[0].content))
+    mentioned = Counter(int(u) for cid in threads for u in set(
+        re.findall(r"<@(\d+)>", fake.channel_messages(cid)[0].content)))
     assert sorted(mentioned) == sorted(p.id for p in players)
     assert set(mentioned.values()) == {1}  # each player in one pairing, once
     lines = [m for m in fake.channel_messages(fake.channel_id)

@@ -37,6 +37,7 @@ from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL, answerabl
 from bot.adapters.discord.errors import THREAD_ARCHIVED, Unanswerable, describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
+from bot.adapters.discord.pace import Pace
 from bot.adapters.discord.presenter import DONE, Presenter, received
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
@@ -116,6 +117,11 @@ class BackgammonBot(ServiceBot):
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=INTENTS, tree_cls=BackgammonTree,
                          shard_count=shard_count, help_command=None, **options)
+        self.pace = Pace()
+        """The pace of the bot's REST requests under Discord's global limit (:mod:`.pace`):
+        every request of discord.py's HTTP client takes its turn."""
+        self.http.request = self.pace.paced(  # type: ignore[method-assign,assignment]
+            self.http.request)
         self.config = config
         self._service = service
         self._storage = storage if service is None else service.storage

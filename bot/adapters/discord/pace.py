@@ -32,7 +32,7 @@ class Pace:
         self.rate = rate
         self.per = per
         self.waited = 0
-        """Requests that had to wait for the pace (for the logs and tests)."""
+        """How many times the queue waited for the pace (for the logs and tests)."""
         self._sent: deque[float] = deque()
         self._lock = asyncio.Lock()
 

@@ -81,6 +81,7 @@ async def fake(monkeypatch: pytest.MonkeyPatch, logs: Capture) -> AsyncIterator[
     finally:
         await server.stop()
     assert not server.unknown, f"the bot called unknown routes: {server.unknown}"
+    assert not server.hygiene, f"beyond Discord's docs: {server.hygiene}"
     assert not server.late_answers(), server.late_answers()
 
 

@@ -286,6 +286,23 @@ def command_problems(commands: list[dict[str, Any]], *, global_: bool = True) ->
     return found
 
 
+def command_hygiene(commands: list[dict[str, Any]], *, global_: bool) -> list[str]:
+    """What a command sync Discord accepts sends beyond its docs
+    (interactions/application-commands.md, "Application Command Object"):
+    ``dm_permission`` is deprecated, ``contexts`` says the same; ``contexts`` and
+    ``integration_types`` are for global commands only (and so is ``dm_permission``)."""
+    found: list[str] = []
+    for command in commands:
+        where = f"/{command.get('name')}"
+        if "dm_permission" in command and "contexts" in command:
+            found.append(f"{where}: the deprecated dm_permission beside contexts")
+        if not global_:
+            found += [f"{where}: {key} in a server's command (global commands only)"
+                      for key in ("contexts", "integration_types", "dm_permission")
+                      if key in command]
+    return found
+
+
 @pytest.fixture
 def discord_limits(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Check every message the bot sends or edits against Discord's limits; the test

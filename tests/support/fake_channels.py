@@ -415,6 +415,10 @@ class Channels:
             raise Refused(400, 50024, "Cannot execute action on this channel type")
         if wanted == PUBLIC_THREAD:
             self._need(channel_id, CREATE_PUBLIC, "Create Public Threads")
+            if "invitable" in body:  # (resources/channel.md: "only available when creating
+                # a PRIVATE_THREAD")
+                fake.hygiene.append(f"POST /channels/{channel_id}/threads: invitable "
+                                    f"{body['invitable']!r} on a public thread")
         else:
             self._need(channel_id, CREATE_PRIVATE, "Create Private Threads")
         thread = self._thread(channel_id, body.get("name", ""), wanted, body)

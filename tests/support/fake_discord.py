@@ -48,6 +48,16 @@ with Discord's status and error code, recorded in :attr:`FakeDiscord.refusals`:
   "Request entity too large";
 * a command sync whose schema Discord refuses: 400, 50035.
 
+Beyond the docs, recorded in :attr:`FakeDiscord.hygiene` (the end-to-end fixture fails on
+any; issue 43 items 1 and 5): a follow-up used as the first answer of a deferred
+interaction (the documented way edits ``@original``), ``invitable`` on a public thread,
+``dm_permission`` beside ``contexts``, ``contexts`` or ``integration_types`` in a server's
+command sync.
+
+Discord's rate limits (issue 43 item 2: per-route buckets and their headers, 429 with
+``retry_after``, the global limit) once a test switches them on with
+:meth:`FakeDiscord.rate_limit` (:mod:`fake_ratelimits`).
+
 Time is the fake's :meth:`FakeDiscord.clock`, which a test moves on with
 :meth:`FakeDiscord.advance`; :attr:`FakeDiscord.latency` seconds pass before every REST
 request is handled (the network's delay, which the 3 s include).
@@ -69,6 +79,7 @@ import discord_limits as limits
 from aiohttp import BodyPartReader, WSMsgType, web
 from fake_channels import ADMINISTRATOR, Channels
 from fake_channels import Refused as ChannelRefused
+from fake_ratelimits import RateLimits
 
 EPHEMERAL = 64
 LOADING = 128
@@ -321,8 +332,14 @@ class FakeDiscord:
         self._skew = 0.0
         self.refusals: list[str] = []
         """Every request refused as Discord would refuse it: "METHOD path: status code ..."."""
+        self.hygiene: list[str] = []
+        """Requests Discord accepts but whose fields its docs define for other calls only
+        (``invitable`` on a public thread, ``dm_permission`` beside ``contexts``, a
+        server's command with ``contexts``): the end-to-end fixture fails on any."""
         self.identified: list[dict[str, Any]] = []
         """The IDENTIFY payloads received (their ``intents``: :attr:`intents`)."""
+        self.limits: RateLimits | None = None
+        """Discord's rate limits, once a test switched them on (:meth:`rate_limit`)."""
         self._sockets: list[Socket] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -597,11 +614,16 @@ class FakeDiscord:
         command = self.commands[name.split()[0]]
         context = self.context_of(channel_id)
         contexts = command.get("contexts")
-        if contexts is None:  # (no contexts: dm_permission decides, as before)
+        if "guild_id" in command:  # a server's command: offered there only, to its members
+            contexts = [GUILD]
+            assert self.guild_of(channel_id) == int(command["guild_id"]), (
+                f"/{name} is a command of server {command['guild_id']} only")
+        elif contexts is None:  # (no contexts: dm_permission decides, as before)
             contexts = [GUILD, BOT_DM, PRIVATE_CHANNEL] if command.get(
                 "dm_permission", True) else [GUILD]
         assert context in contexts, f"/{name} is not offered in context {context}: {contexts}"
-        types = command.get("integration_types") or [GUILD_INSTALL]
+        types = ([GUILD_INSTALL] if "guild_id" in command
+                 else command.get("integration_types") or [GUILD_INSTALL])
         owners = self._owners(user, channel_id, None)
         assert any(str(t) in owners for t in types), (
             f"/{name} is not offered to {user.name} here: it is for installs {types}, "
@@ -714,9 +736,27 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- REST
 
+    def rate_limit(self, scale: float = 1.0, **limits: Any) -> RateLimits:
+        """Switch Discord's rate limits on (:mod:`fake_ratelimits`), on a clock of
+        ``scale`` real seconds per Discord second."""
+        self.limits = RateLimits(scale=scale, **limits)
+        return self.limits
+
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         if self.latency:
             await asyncio.sleep(self.latency)
+        headers: dict[str, str] = {}
+        if self.limits is not None:
+            refused, headers = self.limits.check(request.method,
+                                                 "/" + request.match_info["path"])
+            if refused is not None:
+                await request.read()
+                return refused
+        response = await self._limited(request)
+        response.headers.update(headers)
+        return response
+
+    async def _limited(self, request: web.Request) -> web.StreamResponse:
         try:
             return await self._route(request)
         except Refused as refused:
@@ -777,6 +817,7 @@ class FakeDiscord:
             self.commands[command["name"]] = stored
             out.append(stored)
         self.syncs.append((guild, payload))
+        self.hygiene += limits.command_hygiene(payload, global_=guild is None)
         return self._json(out)
 
     async def _body(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
@@ -882,7 +923,11 @@ class FakeDiscord:
             original = record.original
             await self._answer_in(record, body)
             if original is not None and original.loading:
-                # The first follow-up of a deferred interaction replaces "thinking...".
+                # The first follow-up of a deferred interaction replaces "thinking...", for
+                # backwards compatibility only (Create Followup Message): the documented
+                # answer edits the original response (issue 43 item 1).
+                self.hygiene.append(f"POST /webhooks/{self.app_id}/{token}: a follow-up as "
+                                    f"the first answer of deferred interaction {record.id}")
                 original.flags &= ~LOADING
                 self._apply(original, body, files)
                 record.messages.append(original)

@@ -37,6 +37,7 @@ from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL, answerabl
 from bot.adapters.discord.errors import THREAD_ARCHIVED, Unanswerable, describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
+from bot.adapters.discord.pace import Pace
 from bot.adapters.discord.presenter import DONE, Presenter, received
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
@@ -73,6 +74,20 @@ class BackgammonTree(app_commands.CommandTree["BackgammonBot"]):
         await self.client.on_interaction_error(interaction, error)
 
 
+GLOBAL_ONLY = ("contexts", "integration_types")
+"""Fields of a command that Discord documents for global commands only
+(interactions/application-commands.md)."""
+
+
+def documented(command: dict[str, Any], *, guild: bool) -> dict[str, Any]:
+    """``command`` as discord.py writes it, less what Discord's docs do not define for the
+    call: ``dm_permission`` (deprecated: ``contexts`` says the same) always, and
+    ``contexts`` and ``integration_types`` in a server's command (a server's commands
+    are offered in that server only, to its members)."""
+    dropped = ("dm_permission", *(GLOBAL_ONLY if guild else ()))
+    return {k: v for k, v in command.items() if k not in dropped}
+
+
 def cog_extensions() -> list[str]:
     """Every module of ``bot/adapters/discord/cogs`` (names starting with ``_`` are helpers)."""
     from bot.adapters.discord import cogs
@@ -102,6 +117,11 @@ class BackgammonBot(ServiceBot):
         super().__init__(command_prefix=commands.when_mentioned,
                          intents=INTENTS, tree_cls=BackgammonTree,
                          shard_count=shard_count, help_command=None, **options)
+        self.pace = Pace()
+        """The pace of the bot's REST requests under Discord's global limit (:mod:`.pace`):
+        every request of discord.py's HTTP client takes its turn."""
+        self.http.request = self.pace.paced(  # type: ignore[method-assign,assignment]
+            self.http.request)
         self.config = config
         self._service = service
         self._storage = storage if service is None else service.storage
@@ -186,8 +206,12 @@ class BackgammonBot(ServiceBot):
         return f"shard(s) {', '.join(map(str, down))} disconnected" if down else None
     # ------------------------------------------------------------ commands
 
-    def command_payload(self) -> list[dict[str, Any]]:
-        return [c.to_dict(self.tree) for c in self.tree.get_commands()]
+    def command_payload(self, guild: discord.abc.Snowflake | None = None,
+                        ) -> list[dict[str, Any]]:
+        """The commands as synced globally (``guild``: to that server): the fields Discord
+        documents for each (:func:`documented`)."""
+        return [documented(c.to_dict(self.tree), guild=guild is not None)
+                for c in self.tree.get_commands(guild=guild)]
 
     def command_hash(self) -> str:
         guilds = sorted(self.config.discord.dev_guild_ids)
@@ -206,14 +230,18 @@ class BackgammonBot(ServiceBot):
             except OSError:
                 pass
         guilds = self.config.discord.dev_guild_ids
+        if self.application_id is None:
+            raise app_commands.MissingApplicationID
         if guilds:
             for guild_id in guilds:
                 guild = discord.Object(guild_id)
                 self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
+                await self.http.bulk_upsert_guild_commands(
+                    self.application_id, guild_id, payload=self.command_payload(guild))
             log.info("application commands synced to guilds %s", ", ".join(map(str, guilds)))
         else:
-            await self.tree.sync()
+            await self.http.bulk_upsert_global_commands(self.application_id,
+                                                        payload=self.command_payload())
             log.info("application commands synced globally")
         if self.sync_state is not None:
             try:

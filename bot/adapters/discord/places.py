@@ -19,6 +19,7 @@ import logging
 from typing import Any, Literal
 
 import discord
+from discord.http import Route
 
 from bot.adapters.discord.errors import permission_names
 
@@ -60,7 +61,7 @@ def missing_text(lacking: list[str], channel: ThreadHome) -> str:
             f"{channel.mention}")
 
 
-async def open_thread(channel: ThreadHome, name: str, *, starter: str,
+async def open_thread(client: discord.Client, channel: ThreadHome, name: str, *, starter: str,
                       auto_archive_duration: Duration = 1440, reason: str = "backgammon game",
                       ) -> discord.Thread:
     """A new thread for a game in ``channel``, as its type allows: a public thread (text), an
@@ -80,9 +81,27 @@ async def open_thread(channel: ThreadHome, name: str, *, starter: str,
         return await message.create_thread(name=name,
                                            auto_archive_duration=auto_archive_duration,
                                            reason=reason)
-    return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                       auto_archive_duration=auto_archive_duration,
-                                       reason=reason)
+    return await public_thread(client, channel, name, auto_archive_duration, reason)
+
+
+async def public_thread(client: discord.Client, channel: discord.TextChannel, name: str,
+                        duration: Duration, reason: str) -> discord.Thread:
+    """Start Thread without Message, public, with the fields Discord documents for it
+    (resources/channel.md): not ``invitable``, which is for private threads only (and which
+    discord.py's ``create_thread`` always sends).  The thread as the gateway's THREAD_CREATE
+    cached it, else as Discord answers a read of it."""
+    route = Route("POST", "/channels/{channel_id}/threads", channel_id=channel.id)
+    data = await client.http.request(route, json={
+        "name": name, "type": discord.ChannelType.public_thread.value,
+        "auto_archive_duration": duration}, reason=reason)
+    thread_id = int(data["id"])
+    thread = channel.guild.get_thread(thread_id)
+    if thread is None:  # (its THREAD_CREATE is still on its way)
+        fetched = await client.fetch_channel(thread_id)
+        if not isinstance(fetched, discord.Thread):
+            raise TypeError(f"channel {thread_id} is not a thread")
+        thread = fetched
+    return thread
 
 
 def refused_text(error: discord.HTTPException) -> str:

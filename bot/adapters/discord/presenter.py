@@ -282,9 +282,15 @@ class Presenter:
             interaction.extras[PRIVATE_DEFER] = True
 
     @staticmethod
-    def answered(interaction: discord.Interaction[Any]) -> None:
-        """The public "thinking..." got its answer (:meth:`defer_public`)."""
-        interaction.extras.pop(PUBLIC_DEFER, None)
+    async def follow_up(interaction: discord.Interaction[Any], **kwargs: Any) -> discord.Message:
+        """A public message answering ``interaction``: its public "thinking..."
+        (:meth:`defer_public`) edited into it, as Discord documents a deferred response's
+        answer (a follow-up there is only kept for backwards compatibility); else a
+        follow-up of its own (after an answer, or a private "thinking..." resolved)."""
+        if interaction.extras.pop(PUBLIC_DEFER, False):
+            files = kwargs.pop("files", []) + ([kwargs.pop("file")] if "file" in kwargs else [])
+            return await interaction.edit_original_response(attachments=files, **kwargs)
+        return await interaction.followup.send(wait=True, **kwargs)
 
     async def resolve_private(self, interaction: discord.Interaction[Any],
                               text: str = "Done: see below.") -> None:
@@ -377,14 +383,17 @@ class Presenter:
             log.warning("could not tell %s: %s", interaction.user.id, error)
 
     async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
-        """An ephemeral answer, whatever state the interaction is in.  After a public
-        "thinking..." (whose first follow-up would be public) the placeholder is deleted
-        first (else, if that fails, turned into a neutral line), so the answer is a
-        private message of its own."""
+        """An ephemeral answer, whatever state the interaction is in.  A private
+        "thinking..." is edited into it.  After a public "thinking..." (which can only
+        become a public answer) the placeholder is deleted first (else, if that fails,
+        turned into a neutral line), so the answer is a private message of its own."""
         text = clip(text or "Done.", MAX_CONTENT)
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True,
                                                     allowed_mentions=NO_MENTIONS)
+        elif interaction.extras.pop(PRIVATE_DEFER, False):  # the answer is the "thinking..."
+            await interaction.edit_original_response(content=text,
+                                                     allowed_mentions=NO_MENTIONS)
         else:
             if interaction.extras.pop(PUBLIC_DEFER, False):
                 try:
@@ -393,7 +402,6 @@ class Presenter:
                     log.info("could not delete the public placeholder: %s", error)
                     await interaction.edit_original_response(content="(No result to show.)")
             await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
-            interaction.extras.pop(PRIVATE_DEFER, None)  # (the follow-up resolved it)
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
                    from_button: bool = False,
@@ -517,8 +525,7 @@ class Presenter:
                 await self._supersede(interaction, reply, posted)
                 return posted
             out = await self.build(reply, code_block=code_block, refresh=not member)
-            message = await interaction.followup.send(wait=True, **out.kwargs())
-            self.answered(interaction)
+            message = await self.follow_up(interaction, **out.kwargs())
             await self._supersede(interaction, reply, message)
             return message
         # Deferred privately because the service was slow: resolve the private

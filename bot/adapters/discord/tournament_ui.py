@@ -75,7 +75,7 @@ class SignupButton(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[disc
             await interaction.response.edit_message(content=clip(text or reply.text, 2000))
         elif interaction.message is not None:
             await interaction.message.edit(content=clip(text or reply.text, 2000))
-        await interaction.followup.send(reply.text, ephemeral=True)
+        await host.presenter.private(interaction, reply.text)
 
 
 def signup_view(tournament: int) -> discord.ui.View:
@@ -131,7 +131,8 @@ async def open_pairing(client: discord.Client, service: GameService, presenter: 
         return False
     try:
         thread = await places.open_thread(
-            channel, opening.title, starter=f"{opening.title}: the match is in this thread.",
+            client, channel, opening.title,
+            starter=f"{opening.title}: the match is in this thread.",
             auto_archive_duration=1440, reason="tournament match")
     except discord.HTTPException as error:
         log.warning("cannot open the thread of %s: %s", opening.title, error)
@@ -302,6 +303,5 @@ async def send_bracket(presenter: Presenter, interaction: discord.Interaction[An
     else:  # deferred privately: the picture goes below
         await presenter.resolve_private(interaction, "The bracket: see below.")
     file = await bracket_file(presenter, picture, theme)
-    await interaction.followup.send(content=clip(reply.text, 2000), file=file,
-                                    allowed_mentions=MENTION_USERS)
-    presenter.answered(interaction)
+    await presenter.follow_up(interaction, content=clip(reply.text, 2000), file=file,
+                              allowed_mentions=MENTION_USERS)

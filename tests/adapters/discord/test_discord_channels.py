@@ -16,6 +16,8 @@ from discord_e2e import Host
 from fake_channels import ANNOUNCEMENT, ANNOUNCEMENT_THREAD, FORUM, PUBLIC_THREAD
 from fake_discord import FakeDiscord
 
+from bot.adapters.discord import places
+
 
 async def code_of(call: object) -> tuple[int, int]:
     """The HTTP status and Discord's JSON code of a refused call."""
@@ -72,10 +74,9 @@ async def test_threads_need_their_permissions(fake: FakeDiscord, host: Host) -> 
     await fake.guard.deny(fake.channel_id, "create_public_threads")
     await settled(lambda: not channel.permissions_for(channel.guild.me)
                      .create_public_threads)
-    assert await code_of(channel.create_thread(
-        name="game", type=discord.ChannelType.public_thread)) == (403, 50013)
+    assert await code_of(places.public_thread(bot, channel, "game", 1440, "a game")) == (403, 50013)
     await fake.guard.deny(fake.channel_id, "send_messages_in_threads", "manage_threads")
-    thread = await channel.create_thread(name="game", type=discord.ChannelType.public_thread)
+    thread = await places.public_thread(bot, channel, "game", 1440, "a game")
     assert fake.channels[thread.id]["type"] == PUBLIC_THREAD
     assert await code_of(thread.send("board")) == (403, 50013)
     assert await code_of(thread.edit(archived=True)) == (403, 50013)  # Manage Threads
@@ -88,7 +89,7 @@ async def test_archived_and_locked_threads(fake: FakeDiscord, host: Host) -> Non
     bot = await host.start()
     channel = bot.get_channel(fake.channel_id)
     assert isinstance(channel, discord.TextChannel)
-    thread = await channel.create_thread(name="game", type=discord.ChannelType.public_thread)
+    thread = await places.public_thread(bot, channel, "game", 1440, "a game")
     first = await thread.send("board")
     await fake.guard.archive(thread.id)
     assert await code_of(first.edit(content="edited")) == (400, 50083)
@@ -111,11 +112,10 @@ async def test_the_active_thread_cap(fake: FakeDiscord, host: Host) -> None:
     channel = bot.get_channel(fake.channel_id)
     assert isinstance(channel, discord.TextChannel)
     fake.guard.max_active_threads = 1
-    first = await channel.create_thread(name="one", type=discord.ChannelType.public_thread)
-    assert await code_of(channel.create_thread(
-        name="two", type=discord.ChannelType.public_thread)) == (400, 160006)
+    first = await places.public_thread(bot, channel, "one", 1440, "a game")
+    assert await code_of(places.public_thread(bot, channel, "two", 1440, "a game")) == (400, 160006)
     await first.edit(archived=True)  # archived threads do not count
-    second = await channel.create_thread(name="two", type=discord.ChannelType.public_thread)
+    second = await places.public_thread(bot, channel, "two", 1440, "a game")
     assert await code_of(first.send("back")) == (400, 160006)  # unarchiving would pass it
     await second.edit(archived=True)
     await first.send("back")

@@ -59,7 +59,7 @@ async def test_the_command_is_for_members_who_manage_the_server(fake: FakeDiscor
     await host.start()
     command = next(c for c in fake.syncs[0][1] if c["name"] == "settings")
     assert int(command["default_member_permissions"]) == MANAGE_GUILD
-    assert command.get("dm_permission") is False
+    assert command["contexts"] == [0]  # servers only (not the deprecated dm_permission)
     subs = {o["name"]: o for o in command["options"]}
     assert set(subs) == {"show", "set", "reset"}
     assert all(o.get("autocomplete") for o in subs["set"]["options"])

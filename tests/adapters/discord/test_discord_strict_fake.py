@@ -80,8 +80,11 @@ async def test_the_webhook_before_the_first_response_and_after_fifteen_minutes(
         assert record.callback_type == 5
         status, body = await callback(fake, record.token, record.id, 4, {"content": "again"})
         assert (status, body["code"]) == (400, 40060)
-        sent = await webhook.send("in time", wait=True)
+        sent = await webhook.edit_message("@original",  # type: ignore[arg-type]
+                                          content="in time")
         assert sent.content == "in time"
+        more = await webhook.send("and more", wait=True)
+        assert more.content == "and more" and more.id != sent.id
         fake.advance(TOKEN_LIFETIME + 1)
         with pytest.raises(discord.HTTPException) as expired:
             await webhook.send("too late", wait=True)

@@ -186,7 +186,8 @@ async def test_a_games_thread_in_each_channel_type(fake: FakeDiscord, host: Host
         channel = bot.get_channel(channel_id)
         assert isinstance(channel, discord.TextChannel | discord.ForumChannel)
         assert places.missing(channel, places.bot_permissions(channel)) == []
-        thread = await places.open_thread(channel, "alice vs bob", starter="alice vs bob: here")
+        thread = await places.open_thread(bot, channel, "alice vs bob",
+                                          starter="alice vs bob: here")
         kinds[channel_id] = fake.channels[thread.id]["type"]
         assert int(fake.channels[thread.id]["parent_id"]) == channel_id
     assert kinds == {text: PUBLIC_THREAD, news: ANNOUNCEMENT_THREAD, forum: PUBLIC_THREAD}

@@ -223,7 +223,8 @@ class GameCog(ServiceCog):
         name = f"{interaction.user.display_name} vs {opponent.display_name}"
         try:
             thread = await places.open_thread(
-                channel, name, starter=f"{name}: the game is played in this thread.",
+                interaction.client, channel, name,
+                starter=f"{name}: the game is played in this thread.",
                 auto_archive_duration=1440)
         except discord.HTTPException as error:
             log.warning("cannot open a game's thread in %s: %s", channel.id, error)

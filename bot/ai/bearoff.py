@@ -46,7 +46,7 @@ HOME = 6
 """Points 1..6 are the side's home board."""
 ZONE = 18
 """Points above this one (19..24) are the opponent's home board."""
-SEARCH_LIMIT = 30
+SEARCH_LIMIT = 10
 """A position whose positions below it number more than this many budgets (checkers
 placed on its points, a bound) is not searched at all."""
 CACHE_LIMIT = 400_000
@@ -208,7 +208,8 @@ def distribution(goal: str, side: Side, budget: Budget | None = None) -> Dist:
         raise TooLarge
     if budget is not None:
         men = sum(side)
-        if math.comb(men + len(side), men) > SEARCH_LIMIT * budget.full:
+        points = len(side) - ZONE if goal == ESCAPE else len(side)
+        if math.comb(men + points, men) > SEARCH_LIMIT * budget.full:
             raise TooLarge
     whole = budget is not None and budget.left >= budget.full
     try:

@@ -65,6 +65,18 @@ class RaceChances:
         bl = min(gl, max(0.0, out[4]))
         return [w, gw, bw, gl, bl]
 
+    def known(self) -> tuple[bool, ...]:
+        """Which of the five chances were computed."""
+        return tuple(v is not None for v in (self.win, self.gammon_win, self.backgammon_win,
+                                             self.gammon_loss, self.backgammon_loss))
+
+    def only(self, keep: Sequence[bool]) -> RaceChances:
+        """These chances, those not in ``keep`` left to the network."""
+        values = [v if k else None for v, k in zip(
+            (self.win, self.gammon_win, self.backgammon_win, self.gammon_loss,
+             self.backgammon_loss), keep, strict=True)]
+        return RaceChances(*values)
+
     def inverted(self) -> RaceChances:
         """The same chances from the other side."""
         return RaceChances(None if self.win is None else 1.0 - self.win, self.gammon_loss,
@@ -186,6 +198,17 @@ def pre_roll(board: Sequence[int], budget: Budget | None = None) -> RaceChances 
     return chances(mine, theirs, budget=budget)
 
 
+def for_plays(boards: Sequence[Sequence[int]], budget: Budget | None = None
+              ) -> list[RaceChances]:
+    """The race chances of every post-move board of one roll (no contact), each chance
+    only where it was computed for every board: the plays are ranked on the same
+    footing, never an exact chance against the network's."""
+    bud = budget or Budget(BUDGET)
+    found = [post_move(b, bud) or RaceChances(None, None, None, None, None) for b in boards]
+    keep = [all(k) for k in zip(*(f.known() for f in found), strict=True)] if found else []
+    return [f.only(keep) for f in found]
+
+
 def post_move(board: Sequence[int], budget: Budget | None = None) -> RaceChances | None:
     """The race chances of the side that just moved, ``board`` seen by it (the opponent
     is on roll; None: contact)."""
@@ -259,12 +282,15 @@ class CubeLike(Protocol):
 
 
 def corrected_post_move(board: Sequence[int], probs: Sequence[float], equity: float,
-                        cs: CubeLike, budget: Budget | None = None
+                        cs: CubeLike, budget: Budget | None = None, *,
+                        found: RaceChances | None = None
                         ) -> tuple[list[float], float, float] | None:
     """(chances, cubeful equity, cubeless equity) of a post-move ``board`` with the race
-    chances in place of bgsage's ``probs``; the equity moves by what the new chances
-    change in the cube model.  None: contact, or nothing to correct."""
-    found = post_move(board, budget)
+    chances (``found``, or computed now) in place of bgsage's ``probs``; the equity moves
+    by what the new chances change in the cube model.  None: contact, or nothing to
+    correct."""
+    if found is None:
+        found = post_move(board, budget)
     if found is None:
         return None
     new = found.applied(probs)

@@ -181,14 +181,16 @@ def checker_play(board: Sequence[int], dice: tuple[int, int], depth: EvalDepth,
     plays = [PlayEval(tuple(int(x) for x in m.board), float(m.equity),
                       float(m.cubeless_equity), Chances.of(m.probs)) for m in res.moves]
     if race.no_contact(board):  # exact race chances (issue 47), then best first again
-        budget = Budget(race.BUDGET)
-        plays = sorted((_in_race(p, cs, budget) for p in plays), key=lambda p: -p.equity)
+        found = race.for_plays([p.board for p in plays], Budget(race.BUDGET))
+        plays = sorted((_in_race(p, cs, f) for p, f in zip(plays, found, strict=True)),
+                       key=lambda p: -p.equity)
     return plays
 
 
-def _in_race(p: PlayEval, cs: CubeState, budget: Budget) -> PlayEval:
+def _in_race(p: PlayEval, cs: CubeState, chances: race.RaceChances) -> PlayEval:
     """``p`` with the race's exact gammon and backgammon chances (:mod:`bot.ai.race`)."""
-    found = race.corrected_post_move(p.board, p.chances.as_list(), p.equity, cs, budget)
+    found = race.corrected_post_move(p.board, p.chances.as_list(), p.equity, cs,
+                                     found=chances)
     if found is None:
         return p
     probs, equity, cubeless = found

@@ -175,3 +175,17 @@ the two-sided game a play may have to trade one goal for another (save the gammo
 race for the win): the chances differ by this much at most on these races ..."""
 MEAN = 0.002
 """... and by this much on average."""
+
+
+def test_the_plays_of_one_roll_are_ranked_on_the_same_footing() -> None:
+    """A chance is taken from the race only where it was computed for every play of the
+    roll: never an exact chance against the network's estimate."""
+    small = board(OTHER)  # (a post-move board here: black on roll bears off his last)
+    big = [0] * 26  # fifteen checkers a side far from home: not solved (too large)
+    big[8], big[9], big[10] = 5, 5, 5
+    big[15], big[16], big[17] = -5, -5, -5
+    alone = race.for_plays([small])
+    assert alone[0].backgammon_loss is not None and abs(alone[0].backgammon_loss - 1) < 1e-9
+    both = race.for_plays([small, big])
+    assert both[1].known() == (False,) * 5
+    assert both[0].known() == both[1].known()

@@ -3,6 +3,11 @@
 bgsage ships without type information; everything it returns is copied here
 into small immutable values so the rest of :mod:`bot.ai` is strictly typed.
 
+In a race (no contact) the gammon and backgammon chances are computed exactly from
+one-sided bear-off distributions (:mod:`bot.ai.race`), not taken from the network: every
+checker play, position value and cube action below corrects bgsage's figures the same
+way, so the AI, hints and analysis all see them.
+
 Analyzers are created lazily, once per (depth, cubeful) and per process,
 behind a lock; bgsage documents them as safe to call from several threads.
 """
@@ -17,6 +22,8 @@ from typing import Any
 
 import bgsage  # type: ignore[import-untyped]
 
+from bot.ai import race
+from bot.ai.bearoff import Budget
 from bot.ai.context import MatchContext
 from bot.ai.levels import EvalDepth
 from engine.game import Game
@@ -69,6 +76,11 @@ class Chances:
     def of(cls, probs: Any) -> Chances:
         return cls(float(probs.win), float(probs.gammon_win), float(probs.backgammon_win),
                    float(probs.gammon_loss), float(probs.backgammon_loss))
+
+    def as_list(self) -> list[float]:
+        """bgsage's order: win, gammon win, backgammon win, gammon loss, backgammon loss."""
+        return [self.win, self.gammon_win, self.backgammon_win, self.gammon_loss,
+                self.backgammon_loss]
 
     def inverted(self) -> Chances:
         """The same chances from the other player's side."""
@@ -166,8 +178,23 @@ def checker_play(board: Sequence[int], dice: tuple[int, int], depth: EvalDepth,
     """Every legal play of ``dice`` from ``board``, best first."""
     an = analyzer(depth, cs.cubeful)
     res = an.checker_play(list(board), dice[0], dice[1], cs.cube_value, cs.owner, **cs.kwargs())
-    return [PlayEval(tuple(int(x) for x in m.board), float(m.equity),
-                     float(m.cubeless_equity), Chances.of(m.probs)) for m in res.moves]
+    plays = [PlayEval(tuple(int(x) for x in m.board), float(m.equity),
+                      float(m.cubeless_equity), Chances.of(m.probs)) for m in res.moves]
+    if race.no_contact(board):  # exact race chances (issue 47), then best first again
+        found = race.for_plays([p.board for p in plays], Budget(race.BUDGET))
+        plays = sorted((_in_race(p, cs, f) for p, f in zip(plays, found, strict=True)),
+                       key=lambda p: -p.equity)
+    return plays
+
+
+def _in_race(p: PlayEval, cs: CubeState, chances: race.RaceChances) -> PlayEval:
+    """``p`` with the race's exact gammon and backgammon chances (:mod:`bot.ai.race`)."""
+    found = race.corrected_post_move(p.board, p.chances.as_list(), p.equity, cs,
+                                     found=chances)
+    if found is None:
+        return p
+    probs, equity, cubeless = found
+    return PlayEval(p.board, equity, cubeless, Chances(*probs))
 
 
 DEEP_KEEP = 5
@@ -243,9 +270,32 @@ def cube_action(board: Sequence[int], depth: EvalDepth, cs: CubeState, *,
         r = an.cube_action(list(board), cs.cube_value, cs.owner, **cs.kwargs())
     per_roll = tuple((int(e["die1"]), int(e["die2"]), float(e["cubeful_equity"]))
                      for e in ((r.details or {}).get("nd") or ())) if rolls else ()
-    return CubeEval(Chances.of(r.probs), float(r.cubeless_equity), float(r.equity_nd),
-                    float(r.equity_dt), float(r.equity_dp), bool(r.should_double),
-                    bool(r.should_take), bool(r.is_beaver), str(r.optimal_action), per_roll)
+    ev = CubeEval(Chances.of(r.probs), float(r.cubeless_equity), float(r.equity_nd),
+                  float(r.equity_dt), float(r.equity_dp), bool(r.should_double),
+                  bool(r.should_take), bool(r.is_beaver), str(r.optimal_action), per_roll)
+    return _cube_in_race(board, ev, cs)
+
+
+def _cube_in_race(board: Sequence[int], ev: CubeEval, cs: CubeState) -> CubeEval:
+    """``ev`` with the race's exact gammon and backgammon chances (:mod:`bot.ai.race`):
+    each equity moves by what they change in the cube model; the verdict follows."""
+    if ev.beaver or not cs.cubeful:
+        return ev
+    found = race.pre_roll(board)
+    if found is None:
+        return ev
+    old = ev.chances.as_list()
+    new = found.applied(old)
+    if max(abs(a - b) for a, b in zip(new, old, strict=True)) < 1e-9:
+        return ev
+    nd0, dt0, _ = race.pre_roll_cube(board, old, cs)
+    nd1, dt1, _ = race.pre_roll_cube(board, new, cs)
+    nd, dt = ev.no_double + nd1 - nd0, ev.double_take + dt1 - dt0
+    double = min(dt, ev.double_pass) > nd
+    take = dt <= ev.double_pass
+    action = ("No Double" if not double else "Double/Take" if take else "Double/Pass")
+    return CubeEval(Chances(*new), race.cubeless(new), nd, dt, ev.double_pass, double, take,
+                    False, action, ev.rolls)
 
 
 def position_chances(post_move_board: Sequence[int], depth: EvalDepth,
@@ -255,7 +305,11 @@ def position_chances(post_move_board: Sequence[int], depth: EvalDepth,
     r = an.post_move_analytics(list(post_move_board), cs.owner, cs.cube_value,
                                away1=cs.away1, away2=cs.away2, is_crawford=cs.crawford,
                                jacoby=cs.jacoby)
-    return Chances.of(r.probs), float(r.cubeful_equity)
+    chances, equity = Chances.of(r.probs), float(r.cubeful_equity)
+    found = race.corrected_post_move(post_move_board, chances.as_list(), equity, cs)
+    if found is not None:
+        return Chances(*found[0]), found[1]
+    return chances, equity
 
 
 def match_winning_chance(away_me: int, away_opp: int) -> float:

@@ -61,16 +61,17 @@ def play_vs_heuristic_job(args: tuple[int, str, bool]) -> int:
     return play_vs_heuristic(seed, level_name, rules=RuleOptions(cube=cube))
 
 
-def play_match(length: int, seed: int, *, games: int = 2, level_name: str = "intermediate"
-               ) -> list[MatGame]:
+def play_match(length: int, seed: int, *, games: int = 2, level_name: str = "intermediate",
+               levels: tuple[str, str] | None = None) -> list[MatGame]:
     """A ``length``-point match (0: a money session of ``games`` games) between two AI
     players at ``level_name`` (the noisy intermediate level makes real mistakes to grade),
-    from ``seed``: the games with the score before each."""
+    or white and black at ``levels``, from ``seed``: the games with the score before
+    each."""
     from engine.formats.matfile import MatGame
     from engine.match import Match, MoneySession
 
     rng = random.Random(seed)
-    level = LEVELS[level_name]
+    white, black = (LEVELS[n] for n in (levels or (level_name, level_name)))
     out: list[MatGame] = []
     match = Match.new(length, RuleOptions()) if length else None
     session = MoneySession.new(RuleOptions())
@@ -85,6 +86,7 @@ def play_match(length: int, seed: int, *, games: int = 2, level_name: str = "int
             g = opening(g, rng)
             if g.is_finished:
                 break
+            level = white if g.awaiting is Player.WHITE else black
             g = apply_decision(g, decide(g, ctx, level, rng),
                                Dice(rng.randint(1, 6), rng.randint(1, 6)))
         out.append(MatGame(g.to_record(), score))

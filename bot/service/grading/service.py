@@ -49,6 +49,7 @@ from bot.service.analysis.store import (
 )
 from bot.service.core.replies import Picture, Reply
 from bot.service.core.work import Work
+from bot.service.grading.depth import grading_depth
 from bot.service.pictures.service import chart_picture, session_before, summary_picture
 from bot.storage.interface import (
     GameRow,
@@ -151,6 +152,7 @@ def graded_reply(row: MatchRow, games: Sequence[GameRow], records: dict[int, Gam
                  kept: dict[int, GameAnalysis], names: tuple[str, str]) -> Reply:
     """The grades of a match: text, the summary picture and the worst games' graphs."""
     from bot.ai.grades import grade_match
+    from bot.ai.levels import analysis_level
 
     ordered = [kept.get(g.id) for g in games]
     grades = grade_match(ordered)
@@ -164,6 +166,9 @@ def graded_reply(row: MatchRow, games: Sequence[GameRow], records: dict[int, Gam
     if source:
         lines.append(f"Depth: {source}{f', {engine}' if engine else ''}. PR is 500 x the "
                      "equity lost per decision; /analyze shows the largest mistakes.")
+    depth_note = grading_depth(row, analysis_level(DEFAULT_DEPTH)).note()
+    if depth_note:
+        lines.append(depth_note)
     winner = (None if row.winner_id is None
               else Player.WHITE if row.winner_id == row.white_id else Player.BLACK)
     pictures: list[Picture] = [summary_picture(row, names, [records[g.id] for g in games],
@@ -345,9 +350,10 @@ class Grader:
             kept = await kept_analyses(tx, records, DEFAULT_DEPTH)
             names = await player_names(tx, row)
         settings = await self.grading.settings.for_guild(row.guild_id)
+        level = grading_depth(row, self.level).level  # above the bot's own (issue 47)
         for g in finished:
-            if g.id in kept:
-                continue  # kept already (by /analyze, or before a restart)
+            if g.id in kept and kept[g.id].source.startswith(level.depth.label):
+                continue  # kept already at this depth (by /analyze, or before a restart)
             left = self.match_seconds - (time.monotonic() - started)
             if left <= 0:
                 raise GradingFailed(f"the match took longer than {self.match_seconds:.0f} s "
@@ -355,7 +361,7 @@ class Grader:
             session = session_before(row, games, g)
             analysis = await self.analyser.analyze(records[g.id],
                                                    match_context(row, games, g, session),
-                                                   self.level,
+                                                   level,
                                                    timeout=min(self.game_seconds, left))
             score = session.score if isinstance(session, Match) else (0, 0)
             await self._keep(row, g, analysis, settings, score, names)

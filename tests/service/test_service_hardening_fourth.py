@@ -1,16 +1,18 @@
 """Issue 43 (hardening, fourth pass), through the game service on a real SQLite file:
 tournament entrants' names bounded where they are stored (item 7), and ``/analyze`` making
-puzzles only where they can be played (item 8)."""
+puzzles only where they can be played (item 8; the real bgsage AI in this process)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from grading import ALICE, BLUNDER, BOB, OPENING, ok
 from scripted import Script, opened
 from tournament_play import HALL, ORGANISER, player, row
 
+from bot.ai.runner import AIRunner
 from bot.config import Config
-from bot.service.core.values import Actor
+from bot.service.core.values import PERSONAL, Actor, Place
 from bot.service.game import GameService
 from bot.service.tournaments.data import TournamentData
 from bot.storage.interface import NAME_LIMIT
@@ -37,3 +39,29 @@ async def test_a_tournament_entrants_name_is_bounded_where_it_is_stored(
     status = await service.tournament_status(HALL, made.tournament_id)
     assert status.ok and "Z" * NAME_LIMIT in status.text and "Z" * (NAME_LIMIT + 1) not in (
         status.text)
+
+
+async def test_analyze_in_a_dm_makes_no_puzzle_nobody_could_play(tmp_path: Path) -> None:
+    """A DM's match is in the personal scope, where /puzzle answers that puzzles are a
+    server's: /analyze there keeps its analysis but makes no puzzle; the same blunder in a
+    server's channel makes one."""
+    storage = await opened(tmp_path / "bg.sqlite3")
+    ai = AIRunner(processes=False, time_limit=20.0)
+    try:
+        service = GameService(storage, Config(), dice=Script(OPENING * 4), ai=ai)
+        for place in (Place.direct(500), Place(7, 70)):
+            ok(await service.challenge(place, ALICE, BOB, length=3))
+            ok(await service.accept(place, BOB))
+            ok(await service.move(place, BOB, BLUNDER))
+            ok(await service.resign(place, ALICE, "single"))
+            ok(await service.answer_resignation(place, BOB, True))
+            analysed = ok(await service.analyze(place, ALICE, 1))
+            assert "bob: 1 decisions, error rate" in analysed.text
+        refused = await service.puzzle(Place.direct(500), ALICE)
+        assert not refused.ok and "server" in refused.text
+        async with storage.snapshot() as tx:
+            assert await tx.puzzle_count(PERSONAL) == 0
+            assert await tx.puzzle_count(7) == 1
+            assert await tx.next_puzzle(PERSONAL, 99) is None
+    finally:
+        ai.close()

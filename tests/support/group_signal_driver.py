@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import json
 import multiprocessing
-import os
 import sys
 import time
 from pathlib import Path

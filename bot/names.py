@@ -14,6 +14,7 @@ or a CJK character takes two columns, a combining mark none: issue 30 item 16).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 _INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -30,7 +31,8 @@ def neutral(text: str) -> str:
     BOM, soft hyphen, tag characters...) except a zero-width joiner between two
     visible symbols (it joins an emoji sequence), and the letters that draw nothing.
     NUL is removed; other controls (C0, C1) and line or paragraph separators become
-    spaces; other spaces become a plain space.
+    spaces; other spaces become a plain space; a lone surrogate (not encodable as UTF-8)
+    becomes U+FFFD.
     """
     out: list[str] = []
     for i, ch in enumerate(text):
@@ -41,9 +43,29 @@ def neutral(text: str) -> str:
             continue
         elif cat in ("Cc", "Zl", "Zp", "Zs"):
             out.append(" ")
+        elif cat == "Cs":  # a lone surrogate: no UTF-8 for it
+            out.append("\ufffd")
         else:
             out.append(ch)
     return "".join(out)
+
+
+_PLAIN = re.compile(r"[\x20-\x7e\n]*")
+"""Printable ASCII and newlines: nothing to clean (the quick path of :func:`printable`)."""
+
+
+def printable(text: str, *, lines: bool = False) -> str:
+    """``text`` fit to show back to anyone, on any platform (issue 43 item 4): the one
+    cleaning of every echoed text.  :func:`neutral` line by line (no NUL, bidirectional
+    control or invisible character; other controls as spaces; lone surrogates as U+FFFD);
+    ``lines``: newlines are kept (a reply's lines), else they become spaces too.  Every
+    reply of the service passes here (:class:`bot.service.core.replies.Reply`); what a
+    user typed is quoted cut to a length by :func:`bot.service.core.limits.shown`."""
+    if _PLAIN.fullmatch(text):
+        return text if lines else text.replace("\n", " ")
+    if not lines:
+        return neutral(text)
+    return "\n".join(neutral(line) for line in text.split("\n"))
 
 
 def _joins(ch: str) -> bool:

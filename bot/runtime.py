@@ -116,11 +116,28 @@ def stop_children(timeout: float = 3.0) -> list[int]:
 
 
 def worker_setup() -> None:
-    """In a worker process (render, AI), at its start: leave Ctrl-C to the bot (the terminal
-    sends SIGINT to the whole process group; the bot stops its workers itself) and end
-    with the bot if it is killed outright (kill -9 leaves no orphan worker behind)."""
+    """In a worker process (render, AI, grading), at its start, before any other thread:
+    leave the signals meant for the bot to the bot, and end with the bot if it is killed
+    outright (kill -9 leaves no orphan worker behind).
+
+    A signal to the whole process group or service reaches the workers too: the
+    terminal's Ctrl-C sends SIGINT to every process of the foreground group, and systemd
+    (``KillMode=control-group``) SIGTERMs every process of the service at once (so does
+    ``kill -TERM -PGID``).  The bot answers such a signal by stopping cleanly -- the
+    actions in flight finish, a grading job goes back to the queue -- and then stops its
+    workers itself, so a worker must outlive it (issue 43 item 3): SIGINT is ignored, and
+    SIGTERM ends the worker only when the bot sends it (:func:`stop_children`, a broken
+    pool's clean-up); one from anyone else is ignored.  (SIGTERM is blocked in every
+    thread and taken by one that reads who sent it.)"""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # (inherited by threads)
+
+    def terms() -> None:
+        while True:
+            info = signal.sigwaitinfo({signal.SIGTERM})
+            if info.si_pid == parent:  # the bot stops its worker
+                os._exit(128 + signal.SIGTERM)
 
     def watch() -> None:
         while True:
@@ -128,4 +145,5 @@ def worker_setup() -> None:
             if os.getppid() != parent:
                 os._exit(0)
 
+    threading.Thread(target=terms, name="sigterm-from-parent", daemon=True).start()
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()

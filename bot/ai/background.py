@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.ai.context import MatchContext
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
+from bot.runtime import worker_setup
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def _orphaned(parent: int) -> None:
 
 def _serve(conn: Connection, nice: int, parent: int) -> None:
     """The worker process: lower its priority, load the networks, answer calls."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    worker_setup()  # the signals meant for the bot are the bot's (it gives the job back)
     threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
     if nice:
         try:

@@ -12,7 +12,10 @@ PostgreSQL deployment is backed up with ``pg_dump`` instead (README, "Backups").
 ships, in order, and none it does not know), and every game replayed from its stored
 events to its stored position: the events numbered without gaps, the record legal, the
 dice drawn as counted and as the game's seed gives them, a finished game's result as
-stored and an unfinished game not over.
+stored and an unfinished game not over; then the money and the ratings recomputed from
+the games' records and compared with those stored (:mod:`bot.ops.recount`).  Both
+commands remove the copies that a killed ``backup`` left behind
+(``.NAME.partial-PID`` whose process is gone: :func:`remove_stale_partials`).
 """
 
 from __future__ import annotations
@@ -20,12 +23,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.ops.recount import Played, recount
 from bot.service.core import fairdice
 from bot.service.records.verify import dice_of_record
 from bot.storage.core.sql import migrations
@@ -75,6 +80,42 @@ def backup(source: str | Path, target: str | Path) -> dict[str, int]:
     return counts
 
 
+PARTIAL = re.compile(r"\..+\.partial-(\d+)(?:-journal|-wal|-shm)?")
+"""A copy under way (:func:`backup`), with its SQLite journal: ``.NAME.partial-PID``."""
+
+
+def remove_stale_partials(folder: Path) -> list[Path]:
+    """Remove the copies that a backup killed or failed mid-copy left in ``folder``
+    (``.NAME.partial-PID``, never a file under a target's own name): only those whose
+    process is gone, so a backup running now keeps its copy.  The files removed."""
+    removed: list[Path] = []
+    try:
+        entries = sorted(folder.iterdir())
+    except OSError:
+        return removed
+    for path in entries:
+        found = PARTIAL.fullmatch(path.name)
+        if found is None or _alive(int(found[1])) or not path.is_file():
+            continue
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (one of another user's counts as running)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _counts(db: sqlite3.Connection) -> dict[str, int]:
     out = {}
     for table in ("matches", "games", "events", "users", "tournaments"):
@@ -91,6 +132,8 @@ class Report:
     games: int = 0
     events: int = 0
     schema: int = 0
+    removed: list[Path] = field(default_factory=list)
+    """Copies left by killed backups, removed from the file's folder."""
 
 
 def check(path: str | Path) -> Report:
@@ -98,12 +141,13 @@ def check(path: str | Path) -> Report:
     path = Path(path)
     if not path.is_file():
         raise BackupError(f"{path} does not exist")
+    removed = remove_stale_partials(path.parent)
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_MS / 1000)
     except sqlite3.Error as error:
         raise BackupError(f"cannot open {path}: {error}") from error
     try:
-        report = Report()
+        report = Report(removed=removed)
         try:
             rows = db.execute("PRAGMA integrity_check").fetchall()
         except sqlite3.DatabaseError as error:
@@ -117,8 +161,10 @@ def check(path: str | Path) -> Report:
         if report.problems:
             return report
         db.execute("BEGIN")  # one snapshot for every game
+        played: dict[int, Played] = {}
         for row in db.execute(f"SELECT {MATCH_COLUMNS} FROM matches ORDER BY id").fetchall():
-            report.problems += _check_match(db, match_row(row), report)
+            report.problems += _check_match(db, match_row(row), report, played)
+        report.problems += recount(db, played)  # money and ratings, by the records
         db.execute("COMMIT")
         return report
     finally:
@@ -149,7 +195,9 @@ def _json(text: Any) -> Any:
     return json.loads(text) if isinstance(text, str) else text
 
 
-def _check_match(db: sqlite3.Connection, row: MatchRow, report: Report) -> list[str]:
+def _check_match(db: sqlite3.Connection, row: MatchRow, report: Report,
+                 played: dict[int, Played]) -> list[str]:
+    """The problems of ``row``'s games; each game that replays goes into ``played``."""
     out: list[str] = []
     games = [GameRow(id=g[0], match_id=g[1], number=g[2], seed_hash=g[3], seed=g[4],
                      dice_drawn=g[5], status=GameStatus(g[6]), winner_id=g[7],
@@ -175,6 +223,8 @@ def _check_match(db: sqlite3.Connection, row: MatchRow, report: Report) -> list[
         except Exception as error:  # the stored record must replay: say why it does not
             out.append(f"{where}: does not replay: {error}")
             continue
+        kept = g.status is GameStatus.FINISHED and g.result is not None
+        played[g.id] = Played(row, g, game.result if kept and game.is_finished else None)
         dice = dice_of_record([e.data for e in events])
         if g.dice_drawn != len(dice):
             out.append(f"{where}: {g.dice_drawn} dice drawn, the record used {len(dice)}")
@@ -195,6 +245,7 @@ def _check_match(db: sqlite3.Connection, row: MatchRow, report: Report) -> list[
 def run_backup(source: str, target: str) -> int:
     """The ``backup`` command: 0 when the copy is made."""
     started = time.monotonic()
+    say_removed("backup", remove_stale_partials(Path(target).parent))
     try:
         counts = backup(source, target)
     except BackupError as error:
@@ -213,6 +264,7 @@ def run_check(path: str) -> int:
     except BackupError as error:
         print(f"check: {error}")
         return 1
+    say_removed("check", report.removed)
     if report.problems:
         print(f"check: {path} has {len(report.problems)} problem(s):")
         for problem in report.problems[:50]:
@@ -222,3 +274,8 @@ def run_check(path: str) -> int:
           f"{report.games} games replayed from {report.events} events to their stored "
           "positions")
     return 0
+
+
+def say_removed(command: str, removed: list[Path]) -> None:
+    for path in removed:
+        print(f"{command}: removed {path}, left by a backup that did not finish")

@@ -34,11 +34,12 @@ from discord.ext import commands
 from bot.adapters.discord.builder import BuilderButton, StepMenu
 from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL, answerable
+from bot.adapters.discord.deadlines import DONE, received
 from bot.adapters.discord.errors import THREAD_ARCHIVED, Unanswerable, describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
 from bot.adapters.discord.pace import Pace
-from bot.adapters.discord.presenter import DONE, Presenter, received
+from bot.adapters.discord.presenter import Presenter
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
 from bot.adapters.discord.renderer import Renderer
 from bot.config import Config

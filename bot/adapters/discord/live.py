@@ -62,7 +62,7 @@ def clip(text: str, limit: int) -> str:
 
 
 class Drawn(Protocol):
-    """A message drawn by the presenter (:class:`~.presenter.Outgoing`)."""
+    """A message drawn by the presenter (:class:`~.outgoing.Outgoing`)."""
 
     embeds: list[discord.Embed]
     files: list[discord.File]

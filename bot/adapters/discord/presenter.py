@@ -35,7 +35,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import discord
@@ -43,7 +43,29 @@ import discord
 from bot.adapters.discord import builder
 from bot.adapters.discord.buttons import build_view
 from bot.adapters.discord.convert import actor_of, bot_is_member, notice_text, place_of
+from bot.adapters.discord.deadlines import (
+    DEFER_AFTER,
+    DONE,
+    PRIVATE_DEFER,
+    PUBLIC_DEFER,
+    TOKEN_MARGIN,
+    received,
+)
 from bot.adapters.discord.live import LiveBoards
+from bot.adapters.discord.outgoing import (
+    EMBED_COLOUR,
+    MAX_ALT_TEXT,
+    MAX_CONTENT,
+    MAX_DESCRIPTION,
+    MAX_TRACKED_CHANNELS,
+    MENTION_USERS,
+    NO_MENTIONS,
+    Outgoing,
+    OwnMessages,
+    clip,
+    footer,
+    private_text,
+)
 from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, is_challenge
 from bot.adapters.discord.puzzles import puzzle_view
 from bot.adapters.discord.renderer import Renderer
@@ -51,30 +73,6 @@ from bot.ops.logs import apology, error_reference
 from bot.service.core.replies import Board, Reply
 from bot.service.core.values import Place
 
-MAX_CONTENT = 2000
-MAX_DESCRIPTION = 4096
-MAX_ALT_TEXT = 1024
-"""Discord's limit on an attachment's description (its alt text)."""
-EMBED_COLOUR = discord.Colour(0x2E7D32)
-MENTION_USERS = discord.AllowedMentions(everyone=False, roles=False, users=True,
-                                        replied_user=False)
-NO_MENTIONS = discord.AllowedMentions.none()
-MAX_TRACKED_CHANNELS = 10_000
-DEFER_AFTER = 1.0
-"""Seconds an interaction may wait for the service before it is deferred: Discord wants the
-first response within 3 s of sending the interaction, and the network's delay (both ways)
-comes on top."""
-AUTOCOMPLETE_BUDGET = 1.0
-"""Seconds autocomplete waits for the service before it answers with no choices (it cannot
-be deferred)."""
-PRIVATE_DEFER = "bg_private_defer"
-"""The key of ``interaction.extras`` set while a private "thinking..." is unresolved."""
-PUBLIC_DEFER = "bg_public_defer"
-"""The key of ``interaction.extras`` set while a public "thinking..." is unresolved (its
-first follow-up would be public, whatever it asks)."""
-DONE = "bg_done"
-"""The key of ``interaction.extras`` set once the service carried the action out (an ``ok``
-reply): an error after that must not say that nothing was changed."""
 ANALYSING = ("Analysing: the result will be posted in this channel when it is ready (a "
              "whole match at expert depth can take many minutes).")
 ANALYSING_HERE = ("Analysing: the result comes here when it is ready (a whole match at expert "
@@ -84,105 +82,9 @@ token."""
 TOO_LONG_HERE = ("The analysis did not finish within the 15 minutes Discord gives me to answer "
                  "here. It goes on: ask again (/analyze) in a few minutes; the games analysed "
                  "by then are kept, so the answer comes sooner.")
-TOKEN_MARGIN = 14 * 60.0
-"""Seconds after the interaction's arrival that long work still answers through the
-interaction (its token lives 15 minutes); later, in the channel."""
-RECEIVED = "bg_received"
-"""The key of ``interaction.extras`` holding when the bot first handled the interaction."""
+
 T = TypeVar("T")
-
-
-def received(interaction: discord.Interaction[Any]) -> float:
-    """When the bot began handling ``interaction`` (the event loop's clock): the deadlines
-    count from there, across every service call made before the first response."""
-    now = asyncio.get_running_loop().time()
-    return float(interaction.extras.setdefault(RECEIVED, now))
-
-
-async def choices(work: Awaitable[list[T]], budget: float = AUTOCOMPLETE_BUDGET) -> list[T]:
-    """Autocomplete's choices from ``work`` if it answers within ``budget`` seconds, else
-    none: an autocomplete answer cannot be deferred, and a late one is lost."""
-    try:
-        return await asyncio.wait_for(work, budget)
-    except TimeoutError:
-        log.info("autocomplete answered with no choices: the service took over %.1f s",
-                 budget)
-        return []
-"""Channels whose newest board message the presenter remembers."""
 log = logging.getLogger(__name__)
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def footer(board: Board) -> str:
-    """The GNU Backgammon IDs of a board (standard variant only), for the embed footer."""
-    parts = []
-    if board.position_id:
-        parts.append(f"Position ID: {board.position_id}")
-    if board.match_id:
-        parts.append(f"Match ID: {board.match_id}")
-    return " · ".join(parts)
-
-
-def private_text(reply: Reply) -> str:
-    """A private answer (a refusal): its text with the channel it points to linked, then its
-    notice lines (channels and roles as links; a private answer notifies nobody)."""
-    link = f" <#{reply.channel_ref}>" if reply.channel_ref is not None else ""
-    head = reply.text + link
-    return "\n".join([head] * bool(head) + [notice_text(n) for n in reply.notify])
-
-
-class OwnMessages:
-    """The messages this run posted as interaction responses and follow-ups where the bot is
-    not a member, kept as long as their interaction's token allows editing them
-    (:data:`TOKEN_MARGIN` of its 15 minutes): the only way to take the buttons off an older
-    board there."""
-
-    def __init__(self, clock: Callable[[], float], limit: int = MAX_TRACKED_CHANNELS) -> None:
-        self.clock = clock
-        self.limit = limit
-        self._kept: dict[int, tuple[discord.Message, float]] = {}
-
-    def keep(self, message: discord.Message, at: float) -> None:
-        """``message`` was just posted (at ``at`` by the clock) answering an interaction
-        received seconds before (the margin covers them)."""
-        while len(self._kept) >= self.limit:
-            self._kept.pop(next(iter(self._kept)))
-        self._kept[message.id] = (message, at + TOKEN_MARGIN)
-
-    def editable(self, message_id: int) -> discord.Message | None:
-        """The message, while its token may still edit it (else None, forgotten)."""
-        kept = self._kept.get(message_id)
-        if kept is None:
-            return None
-        if self.clock() >= kept[1]:
-            del self._kept[message_id]
-            return None
-        return kept[0]
-
-
-@dataclass
-class Outgoing:
-    """A message ready to send (content, embeds, files, view)."""
-
-    content: str = ""
-    embeds: list[discord.Embed] = field(default_factory=list)
-    files: list[discord.File] = field(default_factory=list)
-    view: discord.ui.View | None = None
-
-    def kwargs(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"allowed_mentions": MENTION_USERS}
-        if self.content:
-            out["content"] = self.content
-        if self.embeds:
-            out["embeds"] = self.embeds
-        if self.files:
-            out["files"] = self.files
-        if self.view is not None:
-            out["view"] = self.view
-        return out
 
 
 class Presenter:

@@ -19,7 +19,8 @@ import discord
 from bot.adapters.discord import places
 from bot.adapters.discord.convert import AnswerableOnly, actor_of, notice_text, place_of
 from bot.adapters.discord.host import ServiceBot
-from bot.adapters.discord.presenter import MENTION_USERS, Presenter, clip, private_text
+from bot.adapters.discord.outgoing import MENTION_USERS, clip, private_text
+from bot.adapters.discord.presenter import Presenter
 from bot.service.core.replies import MessageRef, Reply
 from bot.service.core.values import Place
 from bot.service.game import GameService

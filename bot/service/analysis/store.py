@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from bot.ai.context import MatchContext
 from bot.ai.stored import complete, from_stored, to_stored
 from bot.service.analysis.settings import ServerAnalysisSettings
+from bot.service.core.values import PERSONAL
 from bot.storage.interface import GameRow, MatchRow, MatchStatus, PlayerFigures, Transaction
 from engine.match import Session
 from engine.player import Player
@@ -99,7 +100,8 @@ def figures(row: MatchRow, analysis: GameAnalysis) -> list[PlayerFigures]:
 async def keep_analysis(tx: Transaction, row: MatchRow, game: GameRow, analysis: GameAnalysis,
                         depth: str, settings: ServerAnalysisSettings, *,
                         score: tuple[int, int], names: tuple[str, str], played_at: str) -> int:
-    """Keep ``analysis`` of ``game`` (of the match ``row``) and make its puzzles; how many
+    """Keep ``analysis`` of ``game`` (of the match ``row``) and make its puzzles (only in a
+    server: a DM's match is in the personal scope, where no /puzzle can show one); how many
     puzzles are new.  ``score``: the match score when the game began; ``names``: the
     players' names (kept with a puzzle for servers that name them)."""
     await tx.save_analysis(game_id=game.id, match_id=row.id, guild_id=row.guild_id,
@@ -111,6 +113,8 @@ async def keep_analysis(tx: Transaction, row: MatchRow, game: GameRow, analysis:
         if known is not None and known.is_bot:
             bots.add(uid)
     added = 0
+    if row.guild_id == PERSONAL:  # (issue 43 item 8)
+        return added
     for m in analysis.errors:
         user = row.white_id if m.player is Player.WHITE else row.black_id
         if m.equity_lost < settings.puzzle_min_equity or user in bots or not m.candidates:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.service.core.limits import echo
 from bot.service.core.replies import Menu, MenuOption, Refusal
 from engine.game import Game
 from engine.move import Play
@@ -88,8 +89,8 @@ class Listing:
         for play in self.every:
             if game.variant.format_play(play).lower() == text:
                 return play
-        raise Refusal(f"{option.strip()[:30]} is not a step you can take now: /steps lists "
-                      "the steps that lead to a legal play.")
+        raise Refusal(f"{echo(option.strip(), 30)} is not a step you can take now: /steps "
+                      "lists the steps that lead to a legal play.")
 
     def menus(self, dice_left: tuple[int, ...], per_menu: int = PER_MENU
               ) -> tuple[Menu, ...]:

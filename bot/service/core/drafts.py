@@ -5,7 +5,9 @@ greyed, and the stage of the throw being played is named (issue 19, items 2 and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from bot.service.core.state import MatchState
 from engine.dice import Dice
@@ -145,6 +147,41 @@ def draft_partial(state: MatchState, game_id: int, game: Game
     if found is None:
         return None
     return tree, tree.resume(*found)
+
+
+_COUNTED = re.compile(r"(.*?)\((\d)\)")
+
+
+def step_words(text: str) -> list[str]:
+    """Typed moves as single steps, as the move builder writes them
+    (:attr:`engine.steps.Step.word`):
+    ``24/18/13`` is ``24/18 18/13``, ``in/21(2)`` is ``in/21 in/21``, ``13-10`` is ``13/10``
+    (a word that is no move is left as it is, for :meth:`~engine.steps.Steps.replay` to
+    refuse)."""
+    out: list[str] = []
+    for word in text.lower().replace(",", " ").split():
+        word = word.replace("-", "/")
+        counted = _COUNTED.fullmatch(word)
+        body, times = (counted[1], int(counted[2])) if counted else (word, 1)
+        points = body.split("/")
+        hops = [f"{a.rstrip('*')}/{b}" for a, b in pairwise(points)]
+        out += (hops or [word]) * times
+    return out
+
+
+def typed_steps(game: Game, text: str) -> tuple[Steps, Partial, list[str]] | None:
+    """A play typed in parts in a variant other than standard backgammon (whose typed moves
+    :func:`~engine.interpret.resolve_play` reads itself): the steps of the stage, the play
+    the typed moves (:func:`step_words`) make so far, and those words; None when they are
+    not the start of a legal play of the stage."""
+    tree = Steps.of_game(game)
+    if tree is None or isinstance(game.variant, StandardBackgammon):
+        return None
+    words = step_words(text)
+    partial = tree.replay(words) if words else None
+    if partial is None:
+        return None
+    return tree, partial, words
 
 
 def draft_shown(state: MatchState, game_id: int, game: Game) -> DraftShown | None:

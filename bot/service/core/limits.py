@@ -1,5 +1,6 @@
 """Bounds on what a user may send (longer or larger is refused with a reason)."""
 
+from bot.names import printable
 from bot.service.core.replies import Refusal
 
 MAX_TEXT = 200
@@ -30,9 +31,18 @@ SHOWN = 40
 
 
 def shown(text: str, limit: int = SHOWN) -> str:
-    """``text`` quoted for a refusal, cut to ``limit`` characters: a refusal never echoes
-    a whole input (a 10,000-character label is not worth 10,000 characters back)."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+    """``text`` quoted for a refusal, cleaned (:func:`bot.names.printable`: no control,
+    bidirectional or invisible character, no lone surrogate) and cut to ``limit``
+    characters: a refusal never echoes a whole input (a 10,000-character label is not
+    worth 10,000 characters back), nor one that garbles what follows it.  Every echo of
+    what a user typed goes through here."""
+    return repr(echo(text, limit))
+
+
+def echo(text: str, limit: int = SHOWN) -> str:
+    """:func:`shown` without the quotes (where the sentence quotes it its own way)."""
+    text = printable(text)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def quoted(error: Exception) -> str:

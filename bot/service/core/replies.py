@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
 
+from bot.names import printable
 from render.view import BoardView
 
 if TYPE_CHECKING:
@@ -286,6 +287,12 @@ class Reply:
     """The move builder to show privately to the player who asked for it (issue 31)."""
     puzzle: PuzzleChoices | None = None
     """A puzzle's answers to offer (a menu or buttons; the console lists them)."""
+
+    def __post_init__(self) -> None:
+        # The one cleaning of every text shown back (issue 43 item 4): whatever a refusal
+        # or an answer quotes of what was typed (an engine's error, a setting's value), no
+        # NUL, control or bidirectional character and no lone surrogate reaches a platform.
+        object.__setattr__(self, "text", printable(self.text, lines=True))
 
     @classmethod
     def refuse(cls, reason: str) -> Reply:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.config import Config
 from bot.service.core import money, takeback
-from bot.service.core.drafts import stage_owed, stage_text
+from bot.service.core.drafts import stage_owed, stage_text, typed_steps
 from bot.service.core.limits import clean
 from bot.service.core.present import dice_text, draft_text, example, play_text
 from bot.service.core.replies import Refusal, Reply
@@ -197,13 +197,28 @@ class Commands:
                     draft=Draft(work.game_id, len(game.record), combined), pending=None)
                 work.lines.append(f"{work.name(player)} has played {combined} so far. {error}")
                 return
-            except NotationError as error:
-                raise Refusal(f"{error} Example: /move {example(game)}") from None
-            except IllegalPlayError as error:
-                if stage_owed(game):  # the second stage of a variant's turn is owed
-                    raise Refusal(f"{error} Now you play {stage_text(game)}: for example "
-                                  f"/move {example(game)}.") from None
-                raise
+            except (NotationError, IllegalPlayError) as error:
+                # A variant's play typed in parts: read as the move builder's steps.
+                steps = typed_steps(game, combined) if typed else None
+                if steps is None:
+                    if isinstance(error, NotationError):
+                        raise Refusal(f"{error} Example: /move {example(game)}") from None
+                    if stage_owed(game):  # the second stage of a variant's turn is owed
+                        raise Refusal(f"{error} Now you play {stage_text(game)}: for "
+                                      f"example /move {example(game)}.") from None
+                    raise
+                tree, partial, words = steps
+                finished = tree.finished(partial)
+                if finished is None:
+                    combined = " ".join(words)
+                    work.state = work.state.with_(
+                        draft=Draft(work.game_id, len(game.record), combined), pending=None)
+                    left = ", ".join(str(d) for d in partial.dice)
+                    work.lines.append(f"{work.name(player)} has played {combined} so far. "
+                                      f"Still to play: {left} (/steps lists the next "
+                                      "steps).")
+                    return
+                play = finished
             await self.apply_play(work, game, player, play)
 
         return await self.runner.run(place, actor, op, expect=expect)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from bot.service.core.limits import shown
 from bot.service.core.replies import ChannelMention, Part, RoleMention
 from bot.service.core.spans import span
 from bot.service.core.values import MAX_ID
@@ -31,8 +32,9 @@ class SettingError(ValueError):
 
 
 def quoted(text: str) -> str:
-    """``text`` in quotes for a refusal, cut to a readable length."""
-    return "'" + (text if len(text) <= _QUOTE else text[:_QUOTE] + "...") + "'"
+    """``text`` in quotes for a refusal, cleaned and cut to a readable length
+    (:func:`~bot.service.core.limits.shown`, the one echo of what was typed)."""
+    return shown(text, _QUOTE)
 
 
 class Names(Protocol):

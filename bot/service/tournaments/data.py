@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.service.core.replies import MessageRef, Refusal
 from bot.service.core.values import MAX_ID, Actor, Place
-from bot.storage.interface import TournamentRow, TournamentStatus, Transaction
+from bot.storage.interface import TournamentRow, TournamentStatus, Transaction, clean_name
 from engine.tournament import Pairing, Reason, TournamentConfig, TournamentState
 
 OPEN = tuple(s.value for s in TournamentStatus if s.is_open)
@@ -45,8 +45,15 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Signup:
+    """An entrant signed up: the user and the name shown for him, cut and cleaned where it
+    is stored as a user's name is (:func:`~bot.storage.interface.clean_name`: issue 43
+    item 7), also when read back from a tournament stored before."""
+
     user: int
     name: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", clean_name(self.name, self.user))
 
 
 @dataclass(frozen=True, slots=True)

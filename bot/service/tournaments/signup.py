@@ -232,9 +232,10 @@ class Tournaments:
             if cap is not None and len(data.entrants) >= cap:
                 raise Refusal(f"{loaded.title} is full ({cap} players). Ask the organiser "
                               "whether a place frees up.")
-            new = replace(data, entrants=(*data.entrants, Signup(actor.id, actor.name)))
+            signup = Signup(actor.id, actor.name)
+            new = replace(data, entrants=(*data.entrants, signup))
             saved = await save(tx, loaded, new)
-            return Reply(ok=True, text=f"{actor.name} joins {loaded.title} "
+            return Reply(ok=True, text=f"{signup.name} joins {loaded.title} "
                          f"({len(new.entrants)} signed up).", version=saved.version)
 
         return await self.runner.transact(place, actor, body)

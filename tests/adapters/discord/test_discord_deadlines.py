@@ -29,7 +29,7 @@ from discord_e2e import (
 from fake_discord import TOKEN_LIFETIME, FakeDiscord, Interaction, Message, User
 from slow_storage import SlowStorage, slow_storage
 
-from bot.adapters.discord.presenter import AUTOCOMPLETE_BUDGET, DEFER_AFTER
+from bot.adapters.discord.deadlines import AUTOCOMPLETE_BUDGET, DEFER_AFTER
 from bot.ai.runner import AIRunner
 from bot.config import DiscordConfig
 from bot.service.core.replies import Action, Reply

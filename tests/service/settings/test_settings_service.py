@@ -124,7 +124,7 @@ async def test_show_says_where_each_value_comes_from(tmp_path: Path) -> None:
 async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
     """Every key at its longest value (15 channels of 19-digit ids twice, every rule option
     set): /settings show still fits Discord's 2000 characters, channels as ``<#id>``."""
-    from bot.adapters.discord.presenter import MAX_CONTENT, private_text
+    from bot.adapters.discord.outgoing import MAX_CONTENT, private_text
 
     service = await make(tmp_path, Config())
     big = 1_234_567_890_123_456_789

@@ -21,9 +21,10 @@ from discord import app_commands
 from bot.adapters.discord import places
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.convert import actor_of, bot_is_member, place_of
+from bot.adapters.discord.deadlines import choices
 from bot.adapters.discord.errors import MissingPermission
+from bot.adapters.discord.outgoing import private_text
 from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
-from bot.adapters.discord.presenter import choices, private_text
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.core.replies import Action

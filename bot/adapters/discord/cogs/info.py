@@ -11,7 +11,7 @@ from discord import app_commands
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName
 from bot.adapters.discord.convert import actor_of, place_of
-from bot.adapters.discord.presenter import EMBED_COLOUR
+from bot.adapters.discord.outgoing import EMBED_COLOUR
 from bot.service.records.export import FORMATS
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from discord.ext import commands, tasks
 
 from bot.adapters.discord.cogs._base import ServiceCog
 from bot.adapters.discord.convert import notice_text
-from bot.adapters.discord.presenter import MENTION_USERS
+from bot.adapters.discord.outgoing import MENTION_USERS
 
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot

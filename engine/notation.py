@@ -200,8 +200,9 @@ def parse_moves(text: str) -> tuple[TypedMove, ...]:
     """Parse what a player typed into written moves, in the order typed.
 
     Lenient about spelling: spaces or commas between moves, ``/`` or ``-``
-    between points (or the move builder's arrows, ``13 → 11``, ``13->11``), ``bar``/``b``/``25``, ``off``/``o``/``0``, optional ``*``,
-    ``(n)`` repeats, any case, extra whitespace.  The empty text and the words
+    between points (or the move builder's arrows, ``13 → 11``, ``13->11``),
+    ``bar``/``b``/``25``, ``off``/``o``/``0``, optional ``*``, ``(n)`` repeats,
+    any case, extra whitespace.  The empty text and the words
     in :data:`NO_MOVE_WORDS` give ``()`` ("no move").  Raises
     :class:`NotationError` naming the first unreadable part.
     """

@@ -12,7 +12,7 @@ from bot.service.core.spans import span
 from bot.service.core.values import Actor, Expect, Place, refuse_without_server
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
-from bot.service.play.commands import expect_turn
+from bot.service.play.commands import waiting_for
 from bot.service.play.endings import Endings
 from bot.service.settings.service import SettingsService
 from bot.storage.interface import MatchStatus, StorageError
@@ -59,7 +59,12 @@ class Concessions:
                                  expect: Expect | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
-            game = expect_turn(work, player)
+            game = work.current_game()
+            if game.phase is not Phase.RESIGNATION:
+                raise Refusal(f"There is no resignation to answer: {waiting_for(work, game)}.")
+            if game.awaiting is not player:
+                raise Refusal("Your own offer to resign waits for an answer: "
+                              f"{waiting_for(work, game)}.")
             work.game = game.answer_resignation(player, accept)
             if accept:
                 work.lines.append(f"{work.name(player)} accepts the resignation.")

@@ -92,10 +92,14 @@ def form_of(figures: Sequence[MatchFigures], puzzles: tuple[int, int]) -> Form:
     return Form(matches, recent_pr, decisions, by_month, best, worst, puzzles)
 
 
-def form_lines(form: Form) -> list[str]:
-    """The /stats lines of a player's form."""
+def form_lines(form: Form, in_server: bool = True) -> list[str]:
+    """The /stats lines of a player's form (``in_server`` False: asked outside servers,
+    where no match is graded)."""
     lines = []
-    if form.recent_pr is None:
+    if form.recent_pr is None and not in_server:
+        lines.append("PR: none here: matches outside servers are not graded (on a server "
+                     "every match is graded when it ends, where the AI is on).")
+    elif form.recent_pr is None:
         lines.append("PR: no analysed standard match yet (every match is graded when it "
                      "ends, where the AI is on).")
     else:

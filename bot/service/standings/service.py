@@ -198,7 +198,7 @@ class Standings:
             lines.append(f"vs {names[opp]}: {won}-{lost}")
         if personal is not None:
             lines.append(f"personal rating (games outside servers): {personal:.1f}")
-        lines.extend(form_lines(form))
+        lines.extend(form_lines(form, place.in_server))
         return Reply(ok=True, text="\n".join(lines), pictures=(self._card(
             target, s, form, personal=not place.in_server, personal_rating=personal),))
 

@@ -55,7 +55,8 @@ def waiting_for(work: Work, game: Game) -> str:
     if game.phase is Phase.DOUBLED and offer is not None:
         beaver = (offer.answerer, GameAction.BEAVER) in game.available_actions()
         answers = "take, drop or beaver" if beaver else "take or drop"
-        return (f"{work.name(offer.doubler)} doubled to {offer.value}, and "
+        what = "beavered" if offer.beaver else "doubled"
+        return (f"{work.name(offer.doubler)} {what} to {offer.value}, and "
                 f"{work.name(offer.answerer)} must {answers} it")
     resignation = game.resignation
     if game.phase is Phase.RESIGNATION and resignation is not None:

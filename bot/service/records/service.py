@@ -300,7 +300,8 @@ def game_history(game: NumberedGame, names: tuple[str, str], events: Sequence[Ev
         if state.crawford:
             head += " (Crawford game)"
     elif match.length == 0 and score is not None and (score[0] or score[1]):
-        head += f", points so far {white} {score[0]:+d}, {black} {score[1]:+d}"
+        net = score[0] - score[1]  # (net, as the session line counts: +5 and -5)
+        head += f", points so far {white} {net:+d}, {black} {-net:+d}"
     lines = [head + ":"]
     record = events_from_list([e.data for e in events])
     rolled = False  # the last line is a roll still waiting for its play
@@ -317,7 +318,9 @@ def game_history(game: NumberedGame, names: tuple[str, str], events: Sequence[Ev
             rolled = False
             continue
         if isinstance(event, Roll):
-            lines.append(f"  {names[event.player]} {event.dice.first}{event.dice.second}")
+            # Higher die first, as GNU Backgammon and the books write a throw (61, 64).
+            high, low = sorted((event.dice.first, event.dice.second), reverse=True)
+            lines.append(f"  {names[event.player]} {high}{low}")
             rolled = state.phase is Phase.PLAY and state.turn is event.player
             if not rolled and state.phase is not Phase.CHOICE:
                 lines[-1] += ": no legal move"
@@ -352,7 +355,8 @@ def event_line(event: Event, before: Game, after: Game, names: tuple[str, str]) 
     if isinstance(event, Drop):
         return f"{names[event.player]} drops"
     if isinstance(event, Beaver):
-        return f"{names[event.player]} beavers (cube {after.cube.value})"
+        offer = after.cube.offer  # (the beaver's redouble, waiting for its answer)
+        return f"{names[event.player]} beavers (cube {offer.value if offer else after.cube.value})"
     if isinstance(event, ResignOffer):
         return f"{names[event.player]} offers to resign a {event.kind.name.lower()}"
     if isinstance(event, ResignAnswer):

@@ -164,7 +164,8 @@ def text_board(view: BoardView) -> str:
         ch = view.chouette
         partners = ", ".join(f"{i}. {p.name} ({p.state.label})"
                              for i, p in enumerate(ch.partners, 1))
-        lines.append(f"     Chouette: box {view.players[ch.box].name}, captain "
+        with_box = f" with {', '.join(ch.box_partners)}" if ch.box_partners else ""
+        lines.append(f"     Chouette: box {view.players[ch.box].name}{with_box}, captain "
                      f"{view.players[ch.box.other].name}; partners: {partners or 'none'}")
     if view.game_over is not None:
         go = view.game_over

@@ -157,6 +157,9 @@ class ChouetteView:
 
     box: Player
     partners: tuple[Partner, ...] = ()
+    """The captain's partners, in list order, with their stake in this game."""
+    box_partners: tuple[str, ...] = ()
+    """The box's own partners (``box_partners`` tables): listed with the box."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -234,9 +234,9 @@ class ChouetteSeating:
             if answer is not None and s.stand is not Stand.RETIRED:
                 state = StakeState.TAKES if answer else StakeState.DROPS
             rows.append((self.name(work, s.user), state))
-        for u in stakes.box_side[1:]:
-            rows.append((f"{self.name(work, u)} (with box)", StakeState.IN))
-        return chouette_panel(rows)
+        # The box's own partners go with the box, not with the team (issue 42 item 7).
+        return chouette_panel(rows, box_partners=[self.name(work, u)
+                                                  for u in stakes.box_side[1:]])
 
     def decorate(self, work: Work, game: Game,
                  buttons: tuple[Button, ...]) -> tuple[Button, ...]:

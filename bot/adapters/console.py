@@ -284,6 +284,8 @@ class Console:
         from render.png import render_png
 
         for item in reply.boards:
+            if item.text:
+                self.say(item.text)
             if item.caption:
                 self.say(item.caption)
             self.say(text_board(item.view))

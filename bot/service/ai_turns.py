@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bot.ai.context import MatchContext
 from bot.ai.levels import get_level
 from bot.service.actions import ActionTable
-from bot.service.core.replies import Action, Reply
+from bot.service.core.replies import Action, Board, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import Actor, Expect, Place
 from bot.storage.interface import MatchStatus
@@ -59,11 +59,31 @@ def merge(replies: list[Reply]) -> Reply:
     if len(replies) == 1:
         return replies[0]
     last = replies[-1]
-    finished = tuple(b for r in replies[:-1] for b in r.boards if b.view.game_over is not None)
-    text = "\n".join(r.text for r in replies if r.text)
+    # In the order it happened: each reply's text, then its boards (each after its own
+    # text); the earlier replies keep only the final boards of the games that ended, the
+    # text of a board left out goes on with what follows.
+    said: list[str] = []
+    head: str | None = None
+    boards: list[Board] = []
+    for r in replies:
+        said += [r.text] if r.text else []
+        for b in r.boards:
+            said += [b.text] if b.text else []
+            if r is last or b.view.game_over is not None:
+                text, said = "\n".join(said), []
+                if head is None:
+                    head, text = text, ""
+                boards.append(replace(b, text=text))
+    if said:  # (said after the last board: with it, as before)
+        rest = "\n".join(said)
+        if boards:
+            boards[-1] = replace(boards[-1], text="\n".join(
+                t for t in (boards[-1].text, rest) if t))
+        else:
+            head = "\n".join(t for t in (head or "", rest) if t)
     pictures = tuple(p for r in replies for p in r.pictures)
     retire = tuple(x for r in replies for x in r.retire)
-    return replace(last, text=text, boards=finished + last.boards, pictures=pictures,
+    return replace(last, text=head or "", boards=tuple(boards), pictures=pictures,
                    retire=retire)
 
 

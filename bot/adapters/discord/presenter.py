@@ -232,8 +232,9 @@ class Presenter:
                 embed = discord.Embed(colour=EMBED_COLOUR)
                 if board.caption:
                     embed.title = clip(board.caption, 256)
-                if index == 0 and text:
-                    embed.description = clip(text, MAX_DESCRIPTION)
+                said = "\n".join(t for t in (text if index == 0 else "", board.text) if t)
+                if said:
+                    embed.description = clip(said, MAX_DESCRIPTION)
                 embed.set_image(url=f"attachment://{name}")
                 ids = footer(board)
                 if ids:

@@ -138,6 +138,10 @@ class Board:
     caption: str = ""
     position_id: str = ""
     match_id: str = ""
+    text: str = ""
+    """What happened since the board before it in the same reply, shown just before this
+    one (the next game's start, after the final board of the game that ended): the reply's
+    ``text`` goes before the first board."""
 
 
 @dataclass(frozen=True, slots=True)

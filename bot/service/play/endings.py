@@ -207,6 +207,7 @@ class Endings:
         """Start the next game of the match or session: new seed and its commitment.
         The caller throws the opening (``AutoPlay.auto``)."""
         game = work.session.new_game()
+        work.cuts.append((len(work.lines), len(work.boards)))
         number = work.game_row.number + 1 if work.game_row is not None else 1
         seed = self.runner.new_seed()
         setup = {"money": game.money, "crawford": game.crawford,

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.config import Config
+from bot.names import display_name
 from bot.service.core.replies import Mention, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import MatchState
@@ -34,6 +35,7 @@ from bot.service.tournaments.signup import Tournaments
 from bot.storage.interface import MatchStatus, TournamentStatus, Transaction, clean_text
 from engine.errors import BackgammonError
 from engine.tournament import Pairing, Reason, TournamentState
+from engine.words import sentence
 
 REASON_LIMIT = 200
 PLAYER_KINDS = ("play", "double", "take", "drop", "beaver", "resign", "choice")
@@ -95,7 +97,7 @@ class TournamentAdmin:
         try:
             return state.pairing(clean_text(pairing).strip().upper())
         except BackgammonError as error:
-            raise Refusal(str(error)) from None
+            raise Refusal(sentence(str(error))) from None
 
     # ------------------------------------------------------------------ results
 
@@ -120,10 +122,14 @@ class TournamentAdmin:
             data = loaded.data
             state = data.started
             p = self._pairing(state, pairing)
+            if str(winner) not in p.players:  # named, never by a raw id (issue 42 item 9)
+                who = await named(tx, data, winner)
+                raise Refusal(f"{who} does not play in {p.id}; the winner is "
+                              f"{state.name(p.a)} or {state.name(p.b)}.")
             try:
                 after = state.record_result(p.id, str(winner), score, Reason.ORGANISER)
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             closed = await self._close_match(tx, loaded, p.id)
             data = replace(data, notes=(*data.notes, (p.id, reason)),
                            claims=tuple(c for c in data.claims if c.pairing != p.id))
@@ -201,7 +207,7 @@ class TournamentAdmin:
             try:
                 after = state.record_result(p.id, str(claim.claimant), None, Reason.FORFEIT)
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             await self._close_match(tx, loaded, p.id)
             data = replace(data, notes=(*data.notes, (p.id, "claim at the deadline "
                                                      "confirmed by the organiser")),
@@ -222,7 +228,7 @@ class TournamentAdmin:
             loaded = await find_with_matches(tx, place, tournament)
             check_organiser(loaded, actor, is_organiser, "remove a player")
             data = loaded.data
-            who = data.name(user)
+            who = await named(tx, data, user)
             if data.entrant(user) is None:
                 raise Refusal(f"{who} is not in {loaded.title}.")
             if loaded.row.status is TournamentStatus.SIGNUP:
@@ -236,7 +242,7 @@ class TournamentAdmin:
             try:
                 after = state.remove_player(str(user))
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             head = [f"{loaded.title}: the organiser removes {who}."]
             if pending is not None and await self._close_match(tx, loaded, pending.id):
                 head.append(f"Their match {pending.id} is cancelled and forfeited.")
@@ -310,3 +316,15 @@ class TournamentAdmin:
                          version=saved.version, tournament_id=saved.id)
 
         return await self.runner.transact(place, actor, body)
+
+
+async def named(tx: Transaction, data: TournamentData, user: int) -> str:
+    """How a refusal names ``user``: his name in the tournament, else the name he is known
+    by here (cleaned), never his raw id."""
+    if data.entrant(user) is not None:
+        return data.name(user)
+    known = await tx.get_user(user)
+    return display_name(known.name, UNNAMED) if known is not None else UNNAMED
+
+
+UNNAMED = "The user you named"

@@ -66,6 +66,7 @@ from engine.tournament import (
     TournamentState,
 )
 from engine.variant import get_variant
+from engine.words import sentence
 
 NAME_LIMIT = 60
 
@@ -111,7 +112,7 @@ class Tournaments:
                            *(n for _, n in lengths.rounds)}:
                 Match.new(points, options, variant_cls)
         except (BackgammonError, ValueError) as error:
-            raise Refusal(str(error)[:300]) from None
+            raise Refusal(sentence(str(error)[:300])) from None
         hours = self.config.tournament.round_hours if round_hours is None else round_hours
         return Settings(config, variant_cls.name, options.to_dict(), float(hours))
 
@@ -275,7 +276,7 @@ class Tournaments:
             try:
                 state = TournamentState.start(loaded.settings.tournament, entrants, dice.die)
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             new = replace(data, engine=state, lots_drawn=dice.drawn)
             now = self.runner.clock()
             saved = await save(tx, loaded, new, status=TournamentStatus.RUNNING,

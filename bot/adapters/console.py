@@ -52,6 +52,7 @@ from bot.service.core.replies import (
     Reply,
     RoleMention,
     plain_part,
+    text_parts,
 )
 from bot.service.core.values import PERSONAL, Actor, Place, PlaceKind
 from bot.service.game import GameService
@@ -278,14 +279,14 @@ class Console:
             self.say("  (in #" + next((n for n in self.channel_names
                                        if channel_id(n) == reply.channel_ref),
                                       str(reply.channel_ref)) + ")")
-        if reply.text:
+        if reply.text and not reply.boards:
             self.say(reply.text)
         from render.ascii import text_board
         from render.png import render_png
 
-        for item in reply.boards:
-            if item.text:
-                self.say(item.text)
+        for item, said in zip(reply.boards, text_parts(reply), strict=False):
+            if said:  # the lines before this board (a next game's after the last's end)
+                self.say(said)
             if item.caption:
                 self.say(item.caption)
             self.say(text_board(item.view))

@@ -59,31 +59,23 @@ def merge(replies: list[Reply]) -> Reply:
     if len(replies) == 1:
         return replies[0]
     last = replies[-1]
-    # In the order it happened: each reply's text, then its boards (each after its own
-    # text); the earlier replies keep only the final boards of the games that ended, the
-    # text of a board left out goes on with what follows.
-    said: list[str] = []
-    head: str | None = None
-    boards: list[Board] = []
-    for r in replies:
-        said += [r.text] if r.text else []
-        for b in r.boards:
-            said += [b.text] if b.text else []
-            if r is last or b.view.game_over is not None:
-                text, said = "\n".join(said), []
-                if head is None:
-                    head, text = text, ""
-                boards.append(replace(b, text=text))
-    if said:  # (said after the last board: with it, as before)
-        rest = "\n".join(said)
-        if boards:
-            boards[-1] = replace(boards[-1], text="\n".join(
-                t for t in (boards[-1].text, rest) if t))
-        else:
-            head = "\n".join(t for t in (head or "", rest) if t)
+    # The earlier replies' final boards, each after its own reply's lines (issue 42 item 8:
+    # a game's final board before the next game's start).
+    finished: list[Board] = []
+    offset = 0
+    for r in replies[:-1]:
+        lines = len(r.text.split("\n")) if r.text else 0
+        finished += [replace(b, lines_before=offset + (lines if b.lines_before is None
+                                                        else b.lines_before))
+                     for b in r.boards if b.view.game_over is not None]
+        offset += lines
+    shown = tuple(b if b.lines_before is None else replace(b, lines_before=offset
+                                                           + b.lines_before)
+                  for b in last.boards)
+    text = "\n".join(r.text for r in replies if r.text)
     pictures = tuple(p for r in replies for p in r.pictures)
     retire = tuple(x for r in replies for x in r.retire)
-    return replace(last, text=head or "", boards=tuple(boards), pictures=pictures,
+    return replace(last, text=text, boards=(*finished, *shown), pictures=pictures,
                    retire=retire)
 
 

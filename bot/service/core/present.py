@@ -3,8 +3,6 @@ actions, built from the :class:`~bot.service.core.work.Work` that made it."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from bot.service.core.between import may_stop
 from bot.service.core.drafts import draft_shown, stage_text
 from bot.service.core.replies import Action, Board, Button, Notice, Reply, notice
@@ -158,14 +156,7 @@ def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
             shown = (Button(Action.REMATCH, "Rematch", players(work)),)
         if analysis and row.variant == StandardBackgammon.name:
             shown += (Button(Action.ANALYZE, "Analyse the match", players(work)),)
-    text = "\n".join(work.lines)
-    cuts = [(line, board) for line, board in work.cuts if 0 < board < len(boards)]
-    if cuts:  # each game's lines before its own boards (issue 42 item 8)
-        ends = [line for line, _ in cuts[1:]] + [len(work.lines)]
-        for (line, board), end in zip(cuts, ends, strict=True):
-            boards[board] = replace(boards[board], text="\n".join(work.lines[line:end]))
-        text = "\n".join(work.lines[:cuts[0][0]])
-    return Reply(ok=True, text=text, boards=tuple(boards),
+    return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,
                  version=row.version, attachment=work.attachment,
                  pictures=tuple(work.pictures), retire=tuple(work.retire))

@@ -138,10 +138,10 @@ class Board:
     caption: str = ""
     position_id: str = ""
     match_id: str = ""
-    text: str = ""
-    """What happened since the board before it in the same reply, shown just before this
-    one (the next game's start, after the final board of the game that ended): the reply's
-    ``text`` goes before the first board."""
+    lines_before: int | None = None
+    """Where this board goes in the reply's text: after its first ``lines_before`` lines
+    (None: after all of it).  The final board of a game that ended comes before the lines
+    of the next game's start ("Game 2 begins... Opening throw...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +294,24 @@ class Reply:
     @classmethod
     def refuse(cls, reason: str) -> Reply:
         return cls(ok=False, text=reason, ephemeral=True)
+
+
+def text_parts(reply: Reply) -> list[str]:
+    """The reply's text cut where its boards go (:attr:`Board.lines_before`): one part per
+    board, said just before it (the lines after the last board are said with it); the
+    whole text when there is no board."""
+    lines = reply.text.split("\n") if reply.text else []
+    if not reply.boards:
+        return ["\n".join(lines)]
+    parts: list[str] = []
+    done = 0
+    for board in reply.boards[:-1]:
+        upto = len(lines) if board.lines_before is None else board.lines_before
+        upto = max(done, min(upto, len(lines)))
+        parts.append("\n".join(lines[done:upto]))
+        done = upto
+    parts.append("\n".join(lines[done:]))
+    return parts
 
 
 class Refusal(Exception):

@@ -119,9 +119,6 @@ class Work:
     base: Game | None = None
     """With ``hold``: the game before that play."""
     rematch: bool = True
-    cuts: list[tuple[int, int]] = field(default_factory=list)
-    """Where a next game began in this action: (how many lines, how many boards) then.  The
-    lines from there go with the board that follows, after the ended game's final board."""
     """A finished match offers [Rematch] (not a tournament's: issue 30 item 14)."""
 
     def keep(self) -> int:

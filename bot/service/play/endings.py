@@ -8,6 +8,7 @@ writes commits or rolls back with that action.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.service.core import fairdice, money, present
 from bot.service.core.runner import ActionRunner
@@ -207,7 +208,9 @@ class Endings:
         """Start the next game of the match or session: new seed and its commitment.
         The caller throws the opening (``AutoPlay.auto``)."""
         game = work.session.new_game()
-        work.cuts.append((len(work.lines), len(work.boards)))
+        if work.boards and work.boards[-1].view.game_over is not None:
+            # The ended game's final board before the next game's lines (issue 42 item 8).
+            work.boards[-1] = replace(work.boards[-1], lines_before=len(work.lines))
         number = work.game_row.number + 1 if work.game_row is not None else 1
         seed = self.runner.new_seed()
         setup = {"money": game.money, "crawford": game.crawford,

@@ -46,11 +46,13 @@ from bot.service.core.replies import (
     Action,
     BuilderView,
     ChannelMention,
+    Moment,
     Notice,
     Picture,
     PictureKind,
     Reply,
     RoleMention,
+    moment_text,
     plain_part,
     text_parts,
 )
@@ -240,6 +242,8 @@ class Console:
             elif isinstance(part, RoleMention) and part.role_id is not None:
                 out.append("@" + self.role_names.get(part.role_id, part.name
                                                      or str(part.role_id)))
+            elif isinstance(part, Moment):  # the terminal's own local time
+                out.append(moment_text(part, local=True))
             else:
                 out.append(plain_part(part))
         return "".join(out)

@@ -10,6 +10,7 @@ its own way (Discord markup, ``@name`` in the console).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -92,7 +93,16 @@ class RoleMention:
     name: str = ""
 
 
-Part = str | Mention | ChannelMention | RoleMention
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A point in time (a tournament round's deadline): each adapter writes it its own way
+    (Discord's timestamp markup, shown in each reader's time zone and counting down; the
+    console in its local time).  The service never formats it."""
+
+    at: datetime
+
+
+Part = str | Mention | ChannelMention | RoleMention | Moment
 """One piece of a :data:`Notice`."""
 
 Notice = tuple[Part, ...]
@@ -111,7 +121,18 @@ def plain_part(part: Part) -> str:
         return f"#{part.name or part.channel_id}"
     if isinstance(part, RoleMention):
         return f"@{part.name or part.role_id}"
+    if isinstance(part, Moment):
+        return moment_text(part)
     return part
+
+
+def moment_text(moment: Moment, local: bool = False) -> str:
+    """A moment as plain text: "Sat 28 Nov 2026, 08:38 UTC" (``local``: in this machine's
+    time zone, named)."""
+    at = moment.at if moment.at.tzinfo is not None else moment.at.replace(tzinfo=UTC)
+    at = at.astimezone() if local else at.astimezone(UTC)
+    zone = at.tzname() or "local time"
+    return f"{at:%a} {at.day} {at:%b %Y}, {at:%H:%M} {zone}"
 
 
 def plain(line: Notice) -> str:
@@ -315,4 +336,9 @@ def text_parts(reply: Reply) -> list[str]:
 
 
 class Refusal(Exception):
-    """Raised inside the service to refuse an action with a reason for the user."""
+    """Raised inside the service to refuse an action with a reason for the user
+    (``notify``: lines that go with it, e.g. a :class:`Moment` the adapter writes)."""
+
+    def __init__(self, reason: str, notify: tuple[Notice, ...] = ()) -> None:
+        super().__init__(reason)
+        self.notify = notify

@@ -63,8 +63,7 @@ class Concessions:
             if game.phase is not Phase.RESIGNATION:
                 raise Refusal(f"There is no resignation to answer: {waiting_for(work, game)}.")
             if game.awaiting is not player:
-                raise Refusal("Your own offer to resign waits for an answer: "
-                              f"{waiting_for(work, game)}.")
+                raise Refusal(f"It's not your turn: {waiting_for(work, game)}.")
             work.game = game.answer_resignation(player, accept)
             if accept:
                 work.lines.append(f"{work.name(player)} accepts the resignation.")

@@ -25,6 +25,7 @@ from bot.service.tournaments.data import (
     Loaded,
     TournamentData,
     check_organiser,
+    deadline_notices,
     deadlines,
     find,
     pairing_line,
@@ -154,10 +155,10 @@ class TournamentAdmin:
             if row.status is TournamentStatus.PAUSED:
                 raise Refusal(f"{loaded.title} is paused: its deadlines are stopped.")
             if row.deadline is None or row.deadline > self.runner.now():
-                when = f"its deadline, {row.deadline} (UTC)" if row.deadline else \
-                    "a deadline (this round has none)"
+                when = "its deadline" if row.deadline else "a deadline (this round has none)"
                 raise Refusal(f"A match can be claimed only after {when}. Until then, play "
-                              "it; the organiser can decide it with /tournament-admin result.")
+                              "it; the organiser can decide it with /tournament-admin result.",
+                              deadline_notices(row.deadline))
             if data.claim_of(p.id) is not None:
                 raise Refusal(f"{p.id} is already claimed; the organiser will confirm it.")
             opponent = p.opponent(str(actor.id))
@@ -310,9 +311,8 @@ class TournamentAdmin:
                                status=TournamentStatus.RUNNING,
                                **deadlines(self.runner.clock(), data.paused_left,
                                            self.config.tournament.reminder_hours))
-            when = f" The round's deadline is now {saved.deadline} (UTC)." if saved.deadline \
-                else ""
-            return Reply(ok=True, text=f"{loaded.title} resumes.{when}",
+            return Reply(ok=True, text=f"{loaded.title} resumes.",
+                         notify=deadline_notices(saved.deadline, "The round's deadline is now "),
                          version=saved.version, tournament_id=saved.id)
 
         return await self.runner.transact(place, actor, body)

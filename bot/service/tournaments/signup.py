@@ -47,6 +47,7 @@ from bot.service.tournaments.data import (
     Signup,
     TournamentData,
     check_organiser,
+    deadline_notices,
     deadlines,
     find,
     iso,
@@ -301,8 +302,7 @@ class Tournaments:
             lines.append(f"Anyone can recompute the seeding: "
                          f"`{lots.command(data.lot_seed, data.lot_hash, entrants)}`.")
             more, notes = round_lines(loaded, new, None)
-            if saved.deadline:
-                more.append(f"Round deadline: {saved.deadline} (UTC).")
+            notes = [*notes, *deadline_notices(saved.deadline)]
             tx.on_commit(self.play.wake)
             closed = self.closed_signup(
                 Loaded(saved, loaded.settings, new),

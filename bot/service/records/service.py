@@ -141,6 +141,10 @@ async def channel_games(tx: Transaction, place: Place) -> ChannelGames:
 
 
 def check_number(number: int | None) -> None:
+    if number is not None and number > MAX_NUMBER:
+        raise Refusal(f"That game number is too large: games are numbered from 1 to at most "
+                      f"{MAX_NUMBER:,}, as the channel shows them (\"Game 2 begins\"); /history "
+                      "lists the games here.")
     if number is not None and not 0 < number <= MAX_NUMBER:
         shown = f" {number}" if -MAX_NUMBER <= number <= MAX_NUMBER else " with that number"
         raise Refusal(f"There is no game{shown}: games are numbered from 1, as the "

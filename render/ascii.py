@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from engine.notation import format_moves
 from engine.player import Player
+from engine.words import counted
 from render.layout import STACK_CAPACITY, Layout, Stack, build
 from render.view import ANSWER_WORDS, BoardView
 
@@ -53,7 +54,7 @@ def _player_line(view: BoardView, lay: Layout, player: Player) -> str:
              + (f" ({info.note})" if info.note else "") + f" ({player.label})"]
     if view.match is not None and info.score is not None:
         parts.append(f"score {info.score}")
-    parts.append(f"{view.pips(player)} pips")
+    parts.append(counted(view.pips(player), "pip"))
     waiting = lay.waiting[player].count
     if waiting:
         parts.append(f"{waiting} to enter")
@@ -171,5 +172,5 @@ def text_board(view: BoardView) -> str:
         go = view.game_over
         kind = go.kind.phrase
         lines.append(f"     Game over: {view.players[go.winner].name} wins {kind}, "
-                     f"{go.points} point{'s' if go.points != 1 else ''}")
+                     f"{counted(go.points, 'point')}")
     return "\n".join(line.rstrip() for line in lines)

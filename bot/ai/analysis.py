@@ -49,6 +49,7 @@ from engine.record import (
     Take,
 )
 from engine.rules import RuleOptions
+from engine.words import counted
 
 # -- hints -----------------------------------------------------------------------
 
@@ -329,10 +330,10 @@ class GameAnalysis:
         lines = []
         for pa in self.players:
             lines.append(
-                f"{names[pa.player]}: {pa.decisions} decisions, error rate "
+                f"{names[pa.player]}: {counted(pa.decisions, 'decision')}, error rate "
                 f"{pa.error_rate * 1000:.1f} mEMG/decision, total {pa.total_lost:.3f}, "
                 f"PR {pa.pr:.1f} ({grade(pa.pr) if pa.decisions else 'no decision'}); "
-                f"luck {pa.luck:+.3f} EMG over {pa.rolls} rolls "
+                f"luck {pa.luck:+.3f} EMG over {counted(pa.rolls, 'roll')} "
                 f"({pa.luck_rate * 1000:+.1f} mEMG/roll)")
             for m in pa.mistakes:
                 lines.append(f"  {m.kind} ({m.dice or 'before rolling'}): played {m.played},"

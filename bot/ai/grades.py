@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.player import Player
+from engine.words import counted
 
 PR_FACTOR = 500.0
 """PR = 500 x EMG lost per decision."""
@@ -116,10 +117,11 @@ class MatchGrades:
         for g in self.players:
             rate = g.lost / g.decisions if g.decisions else 0.0
             out.append(
-                f"{names[g.player]} over the match: {g.decisions} decisions, error rate "
+                f"{names[g.player]} over the match: {counted(g.decisions, 'decision')}, error rate "
                 f"{rate * 1000:.1f} mEMG/decision, total {g.lost:.3f}; PR {g.pr:.1f} "
                 f"({g.grade}; checker {g.checker_pr:.1f} over {g.checker_decisions}, cube "
-                f"{g.cube_pr:.1f} over {g.cube_decisions}); luck {g.luck:+.3f} EMG, "
+                f"{g.cube_pr:.1f} over {counted(g.cube_decisions, 'decision')}); "
+                f"luck {g.luck:+.3f} EMG, "
                 f"{g.luck_rate * 1000:+.1f} mEMG per roll; result "
                 f"{self.value_text(g.result)}, luck-adjusted "
                 f"{self.value_text(g.luck_adjusted)}")

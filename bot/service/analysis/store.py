@@ -19,6 +19,7 @@ from bot.service.analysis.settings import ServerAnalysisSettings
 from bot.storage.interface import GameRow, MatchRow, PlayerFigures, Transaction
 from engine.player import Player
 from engine.record import GameRecord
+from engine.words import article
 
 if TYPE_CHECKING:
     from bot.ai.analysis import GameAnalysis, Mistake
@@ -31,7 +32,8 @@ read (GNU 1-ply); ``/analyze depth:expert`` keeps its own."""
 STANDARD = "standard"
 
 VARIANT_REFUSAL = ("Analysis, PR and puzzles are for standard backgammon only: the "
-                   "network knows no variant, so a {variant} game is not analysed.")
+                   "network knows no variant, so {variant} game is not analysed.")
+"""``variant``: with its article (:func:`variant_refusal`)."""
 
 PUZZLE_KINDS = {"play": "play", "double": "double", "no double": "double", "take": "take",
                 "drop": "take"}
@@ -44,7 +46,7 @@ def analysable(row: MatchRow) -> bool:
 
 
 def variant_refusal(row: MatchRow) -> str:
-    return VARIANT_REFUSAL.format(variant=row.variant)
+    return VARIANT_REFUSAL.format(variant=article(row.variant))
 
 
 def depth_name(level: Level) -> str:

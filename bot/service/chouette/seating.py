@@ -49,6 +49,7 @@ from engine.game import Game, Phase
 from engine.player import Player
 from engine.record import Event, Roll
 from engine.scoring import Result
+from engine.words import counted
 from render.view import ChouetteView, StakeState
 
 MAX_SUGGESTIONS = 10
@@ -259,7 +260,9 @@ class ChouetteSeating:
                 mentions.append(Mention(u, self.name(work, u)))
             if partners:
                 work.notify.append(notice(
-                    *mentions, ": answer the box's double for yourselves with /take or "
+                    *mentions, ": answer the box's double "
+                    + ("for yourselves" if len(partners) > 1 else "for yourself")
+                    + " with /take or "
                     "/drop before the captain does; the captain's answer closes it."))
             buttons = tuple(
                 replace(b, users=tuple(sorted({*b.users, *partners})))
@@ -310,7 +313,7 @@ class ChouetteSeating:
                                      state=played.to_dict())
             if not table.ready:
                 work.lines.append(
-                    f"The table has {len(table.members)} player(s); it needs "
+                    f"The table has {counted(len(table.members), 'player')}; it needs "
                     f"{table.options.min_players} to play on. /chouette join, then "
                     "/chouette start.")
             work.match_status = MatchStatus.FINISHED

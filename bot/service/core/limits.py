@@ -1,6 +1,7 @@
 """Bounds on what a user may send (longer or larger is refused with a reason)."""
 
 from bot.service.core.replies import Refusal
+from engine.words import counted
 
 MAX_TEXT = 200
 """Longest text accepted from a user for a move, choice or suggestion."""
@@ -14,7 +15,8 @@ def clean(text: str, what: str) -> str:
     """``text`` stripped, or a refusal when it is too long."""
     text = text.strip()
     if len(text) > MAX_TEXT:
-        raise Refusal(f"That {what} is too long ({len(text)} characters; at most {MAX_TEXT}).")
+        raise Refusal(f"That {what} is too long ({counted(len(text), 'character')}; at most "
+                      f"{MAX_TEXT}).")
     return text
 
 

@@ -34,6 +34,7 @@ from engine.notation import format_typed, parse_moves
 from engine.player import Player
 from engine.record import Beaver, DoubleOffered, Drop, Take
 from engine.variant import Stage
+from engine.words import article
 
 _DOING = {Phase.DOUBLED: "answer the double", Phase.RESIGNATION: "answer the resignation",
           Phase.PLAY: "play", Phase.CHOICE: "choose", Phase.ROLL: "roll or double"}
@@ -60,9 +61,10 @@ def waiting_for(work: Work, game: Game) -> str:
                 f"{work.name(offer.answerer)} must {answers} it")
     resignation = game.resignation
     if game.phase is Phase.RESIGNATION and resignation is not None:
-        return (f"{work.name(resignation.player)} offers to resign a "
-                f"{resignation.kind.label}, and {work.name(resignation.player.other)} must "
-                "accept or reject it (/answer accept or /answer reject)")
+        return (f"{work.name(resignation.player)} offers to resign "
+                f"{article(resignation.kind.label)}, and "
+                f"{work.name(resignation.player.other)} must accept or reject it (/answer "
+                "accept or /answer reject)")
     waiting = game.awaiting
     if waiting is None:
         return "nobody is to act in this game now"

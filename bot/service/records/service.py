@@ -56,6 +56,7 @@ from engine.record import (
 )
 from engine.rules import RuleOptions
 from engine.variant import Stage, get_variant
+from engine.words import article, counted
 
 MAX_NUMBER = 1_000_000
 """Game numbers above this are not ours."""
@@ -362,7 +363,7 @@ def event_line(event: Event, before: Game, after: Game, names: tuple[str, str]) 
         offer = after.cube.offer  # (the beaver's redouble, waiting for its answer)
         return f"{names[event.player]} beavers (cube {offer.value if offer else after.cube.value})"
     if isinstance(event, ResignOffer):
-        return f"{names[event.player]} offers to resign a {event.kind.name.lower()}"
+        return f"{names[event.player]} offers to resign {article(event.kind.name.lower())}"
     if isinstance(event, ResignAnswer):
         return (f"{names[event.player]} "
                 + ("accepts the resignation" if event.accept else "rejects the resignation"))
@@ -370,8 +371,8 @@ def event_line(event: Event, before: Game, after: Game, names: tuple[str, str]) 
         return f"{names[event.player]} forfeits"
     if isinstance(event, GameEnd):
         kind = event.kind.name.lower()
-        return (f"{names[event.winner]} wins a {kind} ({event.points} "
-                f"point{'s' if event.points != 1 else ''}, {event.reason.value})")
+        return (f"{names[event.winner]} wins {article(kind)} "
+                f"({counted(event.points, 'point')}, {event.reason.value})")
     return ""
 
 

@@ -36,7 +36,7 @@ from bot.service.tournaments.signup import Tournaments
 from bot.storage.interface import MatchStatus, TournamentStatus, Transaction, clean_text
 from engine.errors import BackgammonError
 from engine.tournament import Pairing, Reason, TournamentState
-from engine.words import sentence
+from engine.words import counted, sentence
 
 REASON_LIMIT = 200
 PLAYER_KINDS = ("play", "double", "take", "drop", "beaver", "resign", "choice")
@@ -267,10 +267,11 @@ class TournamentAdmin:
             engine = loaded.data.engine
             why = ("Sign-up closed: the tournament was cancelled before it started."
                    if engine is None else
-                   f"Sign-up closed: the tournament started with {len(engine.seeds)} "
-                   f"players and was cancelled in round {engine.round}.")
+                   "Sign-up closed: the tournament started with "
+                   f"{counted(len(engine.seeds), 'player')} and was cancelled in round "
+                   f"{engine.round}.")
             return Reply(ok=True, text=f"{loaded.title} is cancelled"
-                         + (f"; {closed} open match(es) with it." if closed else "."),
+                         + (f"; {counted(closed, 'open match')} with it." if closed else "."),
                          version=saved.version, tournament_id=saved.id,
                          retire=self.tournaments.closed_signup(replace(loaded, row=saved),
                                                                why))

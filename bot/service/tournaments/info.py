@@ -17,6 +17,7 @@ from bot.service.settings.service import SettingsService
 from bot.service.tournaments.data import OPEN, deadline_notices, find, pairing_line, read
 from bot.storage.interface import TournamentStatus, Transaction
 from engine.tournament import TournamentState
+from engine.words import counted
 
 LIST_LIMIT = 15
 
@@ -88,7 +89,7 @@ class TournamentInfo:
         for row in rows[-LIST_LIMIT:]:
             loaded = read(row)
             lines.append(f"#{row.id} {row.name}: {loaded.settings.tournament.format.label}, "
-                         f"{row.status.value}, {len(loaded.data.entrants)} players"
+                         f"{row.status.value}, {counted(len(loaded.data.entrants), 'player')}"
                          + (f", round {row.round}" if row.round else ""))
         return Reply(ok=True, text="\n".join(lines), ephemeral=True)
 
@@ -145,10 +146,10 @@ class TournamentInfo:
                     if await tx.claim_tournament_notice(row.id, "expired", row.round):
                         out.append((announce.get(row.guild_id) or row.channel_id, notice(
                             Mention(row.organiser_id), f": the deadline of round {row.round} "
-                            f"of {loaded.title} has passed with {len(state.pending)} match(es) "
-                            "unfinished. A player whose opponent never played can "
-                            "/tournament claim; the organiser confirms, or decides with "
-                            "/tournament-admin result.")))
+                            f"of {loaded.title} has passed with "
+                            f"{counted(len(state.pending), 'match')} unfinished. A player "
+                            "whose opponent never played can /tournament claim; the "
+                            "organiser confirms, or decides with /tournament-admin result.")))
             return out
 
         return await self.runner.storage.run(work)

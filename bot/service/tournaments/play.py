@@ -43,6 +43,7 @@ from engine.tournament import (
     Reason,
     TournamentState,
 )
+from engine.words import article
 
 OPENING_RETRY = timedelta(minutes=5)
 """A pairing taken on by a process that made no match within this time is offered again."""
@@ -188,7 +189,8 @@ class TournamentPlay:
         if not made.ok:
             return made
         started = await self.challenges.accept(place, b)
-        head = (f"{opening.title} ({opening.label}, a {opening.length}-point match, rated). "
+        head = (f"{opening.title} ({opening.label}, {article(f'{opening.length}-point match')}, "
+                "rated). "
                 "The match is on:")
         return replace(started, text=head + "\n" + started.text,
                        notify=(notice(a.mention, " v ", b.mention,

@@ -67,7 +67,7 @@ from engine.tournament import (
     TournamentState,
 )
 from engine.variant import get_variant
-from engine.words import sentence
+from engine.words import counted, sentence
 
 NAME_LIMIT = 60
 
@@ -178,14 +178,15 @@ class Tournaments:
         count = f"{len(data.entrants)}" + (f" of {cfg.max_players}" if cfg.max_players else "")
         names = ", ".join(e.name for e in data.entrants)
         lines = [f"Tournament {loaded.title}: {cfg.format.label}, {cfg.lengths.describe()}"
-                 + (f", {cfg.swiss_rounds} rounds" if cfg.swiss_rounds else "")
+                 + (f", {counted(cfg.swiss_rounds, 'round')}" if cfg.swiss_rounds else "")
                  + f", {get_variant(s.variant).title}.",
                  f"Rules: {'; '.join(rules)}.",
                  f"Signed up: {count}" + (f": {names}." if names else ".")]
         if row.signup_until:
             lines.append(f"Sign-up closes at {row.signup_until} (UTC).")
         if s.round_hours:
-            lines.append(f"Each round lasts {s.round_hours:g} hours.")
+            lines.append(f"Each round lasts {s.round_hours:g} "
+                         f"{'hour' if s.round_hours == 1 else 'hours'}.")
         lines.append(f"Lots for equal ratings come from a seed whose SHA-256 is "
                      f"{data.lot_hash}; it is revealed at the start.")
         if row.status is TournamentStatus.SIGNUP:
@@ -232,8 +233,8 @@ class Tournaments:
                               "(UTC).")
             cap = loaded.settings.tournament.max_players
             if cap is not None and len(data.entrants) >= cap:
-                raise Refusal(f"{loaded.title} is full ({cap} players). Ask the organiser "
-                              "whether a place frees up.")
+                raise Refusal(f"{loaded.title} is full ({counted(cap, 'player')}). Ask the "
+                              "organiser whether a place frees up.")
             new = replace(data, entrants=(*data.entrants, Signup(actor.id, actor.name)))
             saved = await save(tx, loaded, new)
             return Reply(ok=True, text=f"{actor.name} joins {loaded.title} "
@@ -283,7 +284,7 @@ class Tournaments:
             saved = await save(tx, loaded, new, status=TournamentStatus.RUNNING,
                                **deadlines(now, loaded.settings.round_hours * 3600,
                                            self.config.tournament.reminder_hours))
-            lines = [f"{loaded.title} starts with {len(entrants)} players.",
+            lines = [f"{loaded.title} starts with {counted(len(entrants), 'player')}.",
                      "Seeds: " + ", ".join(
                          f"{s.seed}. {s.entrant.display}"
                          + (f" ({s.entrant.rating:.0f})" if s.entrant.rating is not None
@@ -306,7 +307,8 @@ class Tournaments:
             tx.on_commit(self.play.wake)
             closed = self.closed_signup(
                 Loaded(saved, loaded.settings, new),
-                f"Sign-up closed: {loaded.title} started with {len(entrants)} players.")
+                f"Sign-up closed: {loaded.title} started with "
+                f"{counted(len(entrants), 'player')}.")
             return Reply(ok=True, text="\n".join(lines + more), notify=tuple(notes),
                          version=saved.version, retire=closed)
 

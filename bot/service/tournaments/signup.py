@@ -229,8 +229,8 @@ class Tournaments:
                 raise Refusal(f"You are already signed up for {loaded.title}; "
                               "/tournament leave takes you off the list.")
             if row.signup_until and row.signup_until <= self.runner.now():
-                raise Refusal(f"Sign-up for {loaded.title} closed at {row.signup_until} "
-                              "(UTC).")
+                raise Refusal(f"Sign-up for {loaded.title} is closed.",
+                              deadline_notices(row.signup_until, "It closed on "))
             cap = loaded.settings.tournament.max_players
             if cap is not None and len(data.entrants) >= cap:
                 raise Refusal(f"{loaded.title} is full ({counted(cap, 'player')}). Ask the "

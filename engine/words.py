@@ -10,6 +10,7 @@ count of one is never "1 decisions" and a vowel never follows "a".
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 _IRREGULAR = {"die": "dice", "was": "were", "is": "are", "has": "have", "this": "these"}
 
@@ -36,16 +37,17 @@ def plural(noun: str) -> str:
     return head + sep + many
 
 
-def counted(count: int, noun: str, many: str | None = None, *, digits: bool = True) -> str:
+def counted(count: int | Fraction, noun: str, many: str | None = None, *,
+            digits: bool = True) -> str:
     """``count`` and ``noun``, singular for exactly one: ``counted(1, "decision")`` ->
     "1 decision", ``counted(2, "match")`` -> "2 matches", ``counted(0, "roll")`` ->
     "0 rolls".  ``many``: an irregular plural; a count of a thousand or more is written
-    with commas (1,186).  ``digits`` False: the count is left out ("decision",
-    "decisions")."""
+    with commas (1,186), a fraction as it is (a chouette share: "1/2 shares").
+    ``digits`` False: the count is left out ("decision", "decisions")."""
     word = noun if count == 1 else (many or plural(noun))
     if not digits:
         return word
-    return f"{count:,} {word}"
+    return f"{count:,} {word}" if isinstance(count, int) else f"{count} {word}"
 
 
 def article(phrase: str) -> str:

@@ -222,6 +222,6 @@ def run_check(path: str) -> int:
         return 1
     print(f"check: {path} is sound: integrity ok, migrations 1-{report.schema} applied, "
           f"{counted(report.games, 'game')} replayed from {counted(report.events, 'event')} "
-          "to their stored "
+          "to the stored "
           "positions")
     return 0

@@ -112,7 +112,7 @@ async def test_demo_stops_at_the_end_of_a_money_game(tmp_path: Path) -> None:
     assert await console.handle("bob: /accept")
     assert await console.handle("/demo")
     text = out.getvalue()
-    assert "Session after 1 game(s)" in text and "Session after 2 game(s)" not in text
+    assert "Session after 1 game:" in text and "Session after 2 games" not in text
     assert "/demo stops at the end of the game" in text
     assert "Game 2 begins" in text
 

@@ -68,7 +68,7 @@ async def test_money_headers_count_net_points_as_the_session_line(tmp_path: Path
     ok(await service.move(HERE, BOB, "8/5 6/5"))  # game 2: bob opened 3-1
     ok(await service.resign(HERE, ALICE, "gammon"))
     ended = ok(await service.answer_resignation(HERE, BOB, True))  # bob +2
-    assert "alice -1, bob +1 points" in ended.text, ended.text
+    assert "alice -1, bob +1 point (" in ended.text, ended.text
     text = ok(await service.history(HERE, CAROL)).text
     game3 = next(line for line in text.splitlines() if line.startswith("Game 3:"))
     assert game3.endswith("points so far alice -1, bob +1:"), game3

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.names import display_name
 from bot.service.core import fairdice
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.state import MatchState
@@ -34,6 +35,7 @@ from bot.storage.interface import (
     Transaction,
 )
 from bot.storage.replay import player_names
+from engine.chouette import Stand, signed_points
 from engine.errors import BackgammonError
 from engine.game import Game, Phase
 from engine.move import Play
@@ -247,19 +249,26 @@ class Records:
                     chosen = list(scope.games)
                 parts: list[tuple[NumberedGame, tuple[str, str], list[EventRow]]] = []
                 names_of: dict[int, tuple[str, str]] = {}
+                settled: dict[int, str] = {}
                 for game in chosen:
                     if game.match.id not in names_of:
                         names_of[game.match.id] = await player_names(tx, game.match)
                     parts.append((game, names_of[game.match.id], with_unsettled(
                         game.match, game.row, await tx.events(game.row.id))))
+                    if scope.chouette:  # each player's own result (issue 42 item 6)
+                        settled[game.row.id] = "\n".join(
+                            [*own_drops(game.match), await settlement_line(tx, game.row.id)]
+                        ).strip("\n")
                 scores = await match_scores(tx, scope.latest) if not scope.chouette else {}
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         blocks: list[str] = []
         for game, names, events in parts:
             try:
-                blocks.append("\n".join(game_history(game, names, events,
-                                                     scores.get(game.row.id))))
+                lines = game_history(game, names, events, scores.get(game.row.id))
+                if settled.get(game.row.id):
+                    lines.append(settled[game.row.id])
+                blocks.append("\n".join(lines))
             except BackgammonError as error:
                 blocks.append(f"Game {game.number}: its record can't be read ({error}).")
         text = "\n\n".join(blocks)
@@ -273,6 +282,31 @@ class Records:
         return Reply(ok=True, text=f"The history of {span} is long: it is in the attached "
                      "file.", attachment=(name, (text + "\n").encode("utf-8")),
                      match_id=match.id)
+
+
+def own_drops(match: MatchRow) -> list[str]:
+    """The partners of a chouette game who retired from it on their own answer (a drop of
+    the box's double, or the captain's when a partner took over), with what it cost."""
+    chouette = MatchState.from_dict(match.state).chouette
+    if chouette is None:
+        return []
+    return [f"  {chouette.name(s.user)} dropped (a partner's own answer) and retired from "
+            f"the game at {signed_points(s.settled)}"
+            for s in chouette.stakes.team if s.stand is Stand.RETIRED]
+
+
+async def settlement_line(tx: Transaction, game_id: int) -> str:
+    """A chouette game's settlement, each player's points as the table settled them ("" while
+    it is not settled): a partner who dropped the box's double alone shows his own result."""
+    points = await tx.chouette_game_points(game_id)
+    if not points:
+        return ""
+    shown = []
+    for user, value in points:
+        known = await tx.get_user(user)
+        shown.append(f"{display_name(known.name, str(user)) if known else user} "
+                     f"{signed_points(value)}")
+    return "  settlement: " + ", ".join(shown)
 
 
 async def match_scores(tx: Transaction, match: MatchRow) -> dict[int, tuple[int, int]]:

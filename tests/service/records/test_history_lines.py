@@ -72,3 +72,24 @@ async def test_money_headers_count_net_points_as_the_session_line(tmp_path: Path
     text = ok(await service.history(HERE, CAROL)).text
     game3 = next(line for line in text.splitlines() if line.startswith("Game 3:"))
     assert game3.endswith("points so far alice -1, bob +1:"), game3
+
+
+async def test_a_chouette_history_has_each_partner_s_own_drop_and_the_settlement(
+        tmp_path: Path) -> None:
+    dave = Actor(4, "dave")
+    service = await scripted(tmp_path, [6, 5, 4, 3, 1, 3, 5, 4, 6, 1])
+    table = service.chouette
+    ok(await table.open(HERE, ALICE))
+    for player in (BOB, CAROL, dave):
+        ok(await table.join(HERE, player))
+    ok(await table.start(HERE, ALICE))  # alice in the box, bob captain, carol and dave
+    ok(await service.move(HERE, BOB, "8/5 6/5"))
+    ok(await service.double(HERE, ALICE))
+    ok(await service.drop(HERE, CAROL))  # carol's own answer: she retires at 1 point
+    ok(await service.take(HERE, BOB))
+    ok(await service.resign(HERE, BOB, "single"))
+    ok(await service.answer_resignation(HERE, ALICE, True))
+    lines = ok(await service.history(HERE, CAROL, 1)).text.splitlines()
+    assert ("  carol dropped (a partner's own answer) and retired from the game at -1"
+            in lines), lines
+    assert lines[-1] == "  settlement: alice +6, bob -3, carol -1, dave -2", lines

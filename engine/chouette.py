@@ -75,6 +75,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.errors import BackgammonError
+from engine.words import counted
 
 MIN_PLAYERS = 3
 """A chouette is "more than two people" (003 ch.1); with two, play money instead."""
@@ -203,8 +204,9 @@ class TableOptions:
         out = [self.refusal.describe, self.captain_refusal.describe,
                f"at most {self.cap} players"]
         if self.box_partners:
-            out.append(f"the {self.box_partners} player(s) at the foot of the list join "
-                       "the box and share its result")
+            out.append(f"the {counted(self.box_partners, 'player')} at the foot of the list "
+                       f"{counted(self.box_partners, 'joins', 'join', digits=False)} the box and "
+                       "share its result")
         out.append(f"stake {self.stake} a point" if self.stake else "no stake")
         return out
 

@@ -40,6 +40,7 @@ from engine.notation import format_play, format_plays
 from engine.player import Player
 from engine.position import Position
 from engine.textboard import text_board
+from engine.words import counted
 
 _GC_YOUNG_THRESHOLD = 50_000
 """Allocations between collections of the youngest generation while ``plays -`` runs."""
@@ -183,7 +184,7 @@ def _run_stdin(lines: Iterable[str], out: TextIO, err: TextIO, generator: PlayGe
         try:
             if len(fields) != 2:
                 raise BackgammonError(
-                    f"expected 'POSITION_ID DICE', got {len(fields)} field(s)"
+                    f"expected 'POSITION_ID DICE', got {counted(len(fields), 'field')}"
                 )
             block = plays_lines(fields[0], fields[1], generator, formatter, codec)
             if block:

@@ -58,6 +58,7 @@ from operator import itemgetter
 from engine.errors import InvalidIdError
 from engine.player import Player
 from engine.position import BAR, CHECKERS, OFF, WAITING, Position, Side
+from engine.words import counted
 
 GNUBG_PLAYER: tuple[Player, Player] = (Player.WHITE, Player.BLACK)
 """``GNUBG_PLAYER[n]`` is the engine colour of GNU Backgammon's player ``n``.
@@ -122,7 +123,7 @@ def _side_text(side: Side) -> str:
 
 def _not_entered(player: Player, side: Side) -> InvalidIdError:
     return InvalidIdError(
-        f"{player.label} has {side[WAITING]} checker(s) not yet entered; "
+        f"{player.label} has {counted(side[WAITING], 'checker')} not yet entered; "
         "a GNU Backgammon Position ID cannot describe that."
     )
 

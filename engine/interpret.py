@@ -40,6 +40,7 @@ from engine.movegen import MIRROR, legal_plays
 from engine.notation import TypedMove, format_play, format_typed, parse_moves
 from engine.player import Player
 from engine.position import BAR, OFF, Position
+from engine.words import counted
 
 MAX_LISTED = 5
 """How many candidate plays an error message names."""
@@ -342,7 +343,7 @@ def _explain_bar_first(turn: _Turn, board: _Board, src: int) -> str | None:
     on_bar = board.mine[BAR]
     if not on_bar or src == BAR:
         return None
-    checkers = "a checker" if on_bar == 1 else f"{on_bar} checkers"
+    checkers = "a checker" if on_bar == 1 else counted(on_bar, "checker")
     them = "it" if on_bar == 1 else "them"
     open_points = [
         f"bar/{BAR - d}" for d in sorted(set(board.dice))

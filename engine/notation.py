@@ -138,8 +138,20 @@ def _point_value(token: str, chunk: str) -> int:
     return value
 
 
+ARROWS_RE = re.compile(r"\s*(?:→|->|⟶|=>)\s*")
+"""The arrows of the move builder's labels (``13 → 11``) and their ASCII forms (``13->11``)."""
+
+
+def unarrow(text: str) -> str:
+    """The move builder's way of writing a play (``24 → 18* → 13, 8 → 5 ×2``, as
+    :func:`engine.steps.play_label` writes it; ``13->11`` in ASCII) in notation:
+    ``24/18*/13 8/5(2)``.  Other text is left as it is."""
+    text = ARROWS_RE.sub("/", text)
+    return re.sub(r"\s*[×x]\s*(\d)\b", r"(\1)", text)
+
+
 def _normalise(text: str) -> str:
-    text = text.strip().lower()
+    text = unarrow(text.strip().lower())
     # Allow spaces around separators, before '*' and inside "(2)".
     text = re.sub(r"\s*([/\-(])\s*", r"\1", text)
     text = re.sub(r"\s+([*)])", r"\1", text)
@@ -188,8 +200,9 @@ def parse_moves(text: str) -> tuple[TypedMove, ...]:
     """Parse what a player typed into written moves, in the order typed.
 
     Lenient about spelling: spaces or commas between moves, ``/`` or ``-``
-    between points, ``bar``/``b``/``25``, ``off``/``o``/``0``, optional ``*``,
-    ``(n)`` repeats, any case, extra whitespace.  The empty text and the words
+    between points (or the move builder's arrows, ``13 → 11``, ``13->11``),
+    ``bar``/``b``/``25``, ``off``/``o``/``0``, optional ``*``, ``(n)`` repeats,
+    any case, extra whitespace.  The empty text and the words
     in :data:`NO_MOVE_WORDS` give ``()`` ("no move").  Raises
     :class:`NotationError` naming the first unreadable part.
     """

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.player import Player
+from engine.words import counted
 
 OFF = 0
 BAR = 25
@@ -83,7 +84,8 @@ class Position:
                 raise ValueError(f"{player.label}: negative checker count")
             if sum(side) != CHECKERS:
                 raise ValueError(
-                    f"{player.label} has {sum(side)} checkers; each player has {CHECKERS}"
+                    f"{player.label} has {counted(sum(side), 'checker')}; each player has "
+                    f"{CHECKERS}"
                 )
 
     @classmethod

@@ -281,7 +281,8 @@ class RuleOptions:
         cap = self.automatic_doubles_cap
         if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 1):
             raise RuleOptionError(
-                "Rule option 'automatic_doubles_cap' must be a whole number from 1 up, or none."
+                "Rule option 'automatic_doubles_cap' must be a whole number from 1 up, or none;"
+                f" not {_quote(cap)}."
             )
         top = self.max_cube
         if top is not None and (
@@ -289,10 +290,11 @@ class RuleOptions:
         ):
             raise RuleOptionError(
                 "Rule option 'max_cube' must be a power of two from 2 up (2, 4, 8, 16, 32, 64...),"
-                " or none."
+                f" or none; not {_quote(top)}."
             )
         if self.backgammon_value not in (3, 4):
-            raise RuleOptionError("Rule option 'backgammon_value' must be 3 or 4.")
+            raise RuleOptionError("Rule option 'backgammon_value' must be 3 or 4, not "
+                                  f"{_quote(self.backgammon_value)}.")
         if self.beavers and not self.cube:
             raise RuleOptionError("Rule option 'beavers' needs the cube: set cube to on.")
         if self.jacoby and not self.cube:

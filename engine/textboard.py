@@ -33,6 +33,7 @@ from engine.gnubgid import MatchIdState, encode_match_id, encode_position_id
 from engine.movegen import MIRROR
 from engine.player import Player
 from engine.position import BAR, OFF, WAITING, Position
+from engine.words import counted
 
 _ROWS = 5
 _MARK = {True: "X", False: "O"}
@@ -111,8 +112,8 @@ def text_board(
         else:
             middle_note = f"Cube: {match.cube_value} ({_MARK[match.cube_owner == me]} owns it)"
         if match.match_length:
-            top_notes.append(f"{match.score[opp]} of {match.match_length} points")
-            bottom_notes.insert(0, f"{match.score[me]} of {match.match_length} points")
+            top_notes.append(f"{match.score[opp]} of {counted(match.match_length, 'point')}")
+            bottom_notes.insert(0, f"{match.score[me]} of {counted(match.match_length, 'point')}")
         if match.crawford:
             middle_note += "  Crawford game"
         if match.dice is not None:

@@ -39,6 +39,7 @@ from enum import Enum
 from engine.errors import InvalidIdError
 from engine.player import Player
 from engine.position import BAR, CHECKERS, OFF, SLOTS, WAITING, Position
+from engine.words import counted
 
 BOTTOM = Player.BLACK
 """The engine colour of XG's bottom player (``turn`` 1, upper-case letters)."""
@@ -129,7 +130,7 @@ def encode_position(position: Position) -> str:
     for player, side in ((BOTTOM, bottom), (TOP, top)):
         if side[WAITING]:
             raise InvalidIdError(
-                f"{player.label} has {side[WAITING]} checker(s) not yet entered; "
+                f"{player.label} has {counted(side[WAITING], 'checker')} not yet entered; "
                 "an XGID cannot describe that."
             )
     chars = [_letter(top[BAR], upper=False)]
@@ -148,7 +149,7 @@ def decode_position(field: str, text: str | None = None) -> Position:
     """Decode the 26-character position field."""
     shown = field if text is None else text
     if len(field) != 26:
-        raise _bad(shown, f"its position has {len(field)} characters instead of 26")
+        raise _bad(shown, f"its position has {counted(len(field), 'character')} instead of 26")
     bottom = [0] * SLOTS
     top = [0] * SLOTS
     for i, ch in enumerate(field):
@@ -221,7 +222,7 @@ def decode_xgid(xgid: str) -> XgidState:
     parts = body.split(":")
     if len(parts) not in (9, 10):
         raise InvalidIdError(
-            f"{text!r} is not an XGID: it has {len(parts)} colon-separated field(s); an "
+            f"{text!r} is not an XGID: it has {counted(len(parts), 'colon-separated field')}; an "
             f"XGID has 10, like {STANDARD_XGID}."
         )
     position = decode_position(parts[0], text)

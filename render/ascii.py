@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from engine.notation import format_moves
 from engine.player import Player
+from engine.words import counted
 from render.layout import STACK_CAPACITY, Layout, Stack, build
 from render.view import ANSWER_WORDS, BoardView
 
@@ -53,7 +54,7 @@ def _player_line(view: BoardView, lay: Layout, player: Player) -> str:
              + (f" ({info.note})" if info.note else "") + f" ({player.label})"]
     if view.match is not None and info.score is not None:
         parts.append(f"score {info.score}")
-    parts.append(f"{view.pips(player)} pips")
+    parts.append(counted(view.pips(player), "pip"))
     waiting = lay.waiting[player].count
     if waiting:
         parts.append(f"{waiting} to enter")
@@ -164,11 +165,12 @@ def text_board(view: BoardView) -> str:
         ch = view.chouette
         partners = ", ".join(f"{i}. {p.name} ({p.state.label})"
                              for i, p in enumerate(ch.partners, 1))
-        lines.append(f"     Chouette: box {view.players[ch.box].name}, captain "
+        with_box = f" with {', '.join(ch.box_partners)}" if ch.box_partners else ""
+        lines.append(f"     Chouette: box {view.players[ch.box].name}{with_box}, captain "
                      f"{view.players[ch.box.other].name}; partners: {partners or 'none'}")
     if view.game_over is not None:
         go = view.game_over
         kind = go.kind.phrase
         lines.append(f"     Game over: {view.players[go.winner].name} wins {kind}, "
-                     f"{go.points} point{'s' if go.points != 1 else ''}")
+                     f"{counted(go.points, 'point')}")
     return "\n".join(line.rstrip() for line in lines)

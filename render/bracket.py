@@ -23,6 +23,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.tournament import Bracket, Format, Pairing, Reason, TournamentState
+from engine.words import counted
 from render.text import Font, draw_text, font, text_length
 from render.theme import RGB, Theme, get_theme
 
@@ -236,7 +237,7 @@ def _title(state: TournamentState) -> tuple[str, str]:
         progress = "finished"
     else:
         progress = f"round {state.round} of {state.rounds_planned}"
-    sub = (f"{state.format.label} · {n} players · {progress} · "
+    sub = (f"{state.format.label} · {counted(n, 'player')} · {progress} · "
            f"{state.config.lengths.describe()}")
     return title, sub
 

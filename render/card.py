@@ -13,6 +13,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.words import counted
 from render.chart import polyline
 from render.png import checker_sprite
 from render.text import draw_text, fit_text, font, text_length
@@ -170,8 +171,9 @@ def render_card_image(card: PlayerCard, *, theme: str = "default", width: int = 
     d.rectangle((x0, y0, x1, y1), fill=th.background)
     hist = card.rating_history or (card.rating,)
     # Money games are rated one by one, each as a 1-point match (issue 30 item 14).
-    label, lfont = fit_text(f"rating over {max(0, len(hist) - 1)} rated results (matches; "
-                        "money games one by one)", round(u * 0.65), False, x1 - x0)
+    results = counted(max(0, len(hist) - 1), "rated result")
+    label, lfont = fit_text(f"rating over {results} (matches; money games one by one)",
+                            round(u * 0.65), False, x1 - x0)
     draw_text(img, (x0, y0 - round(u * 0.15)), label, lfont, th.panel_muted, "lb")
     pts = spark_points(card, g)
     if len(pts) > 1:
@@ -213,7 +215,7 @@ def _draw_form(img: Image.Image, d: ImageDraw.ImageDraw, form: CardForm, th: Any
     x0, x1 = g.spark[0], g.spark[2]
     top = g.spark[3] + round(u * 1.3)
     bottom = height - round(u * 0.9)
-    text = f"PR {form.pr:.1f} {form.grade} · last {form.matches} matches"
+    text = f"PR {form.pr:.1f} {form.grade} · last {counted(form.matches, 'match')}"
     t, f = fit_text(text, round(u * 0.62), True, x1 - x0)
     draw_text(img, (x0, top - round(u * 0.2)), t, f, th.panel_text, "lb")
     box = (x0, top, x1, bottom - round(u * 0.75))
@@ -287,15 +289,15 @@ def card_alt_text(card: PlayerCard, limit: int = 1024) -> str:
              + (f"; personal rating (games outside servers) {card.personal_rating:.0f}"
                 if card.personal_rating is not None else "") + "."]
     if len(hist) > 1:
-        parts.append(f"Rating over {len(hist) - 1} rated results (matches, and money games "
-                     f"one by one) went from {hist[0]:.0f} to "
+        parts.append(f"Rating over {counted(len(hist) - 1, 'rated result')} (matches, and "
+                     f"money games one by one) went from {hist[0]:.0f} to "
                      f"{hist[-1]:.0f} (low {min(hist):.0f}, high {max(hist):.0f}).")
     parts.append(f"Games won {card.games_won} of {card.games}; matches won "
                  f"{card.matches_won} of {card.matches}; money balance {card.balance:+d}.")
     if card.favourite_variant:
         parts.append(f"Favourite variant: {card.favourite_variant}.")
     if card.form is not None:
-        parts.append(f"PR over the last {card.form.matches} analysed matches: "
+        parts.append(f"PR over the last {counted(card.form.matches, 'analysed match')}: "
                      f"{card.form.pr:.1f} ({card.form.grade}; lower is better)"
                      + (f"; best match {card.form.best}" if card.form.best else "")
                      + (f"; worst {card.form.worst}" if card.form.worst else "") + ".")

@@ -612,6 +612,11 @@ def _chouette(ops: _Ops, theme: Theme, view: BoardView, fr: Frame) -> None:
         name, nf = fit_text(view.players[who].name, round(u * 0.38), True, w)
         ops.text(zone, (x, y), name, nf, theme.panel_text)
         y += round(u * 0.62)
+        if who is ch.box and ch.box_partners:  # the box's own partners, with the box
+            with_box, wf = fit_text("with " + ", ".join(ch.box_partners), round(u * 0.3),
+                                    False, w)
+            ops.text(zone, (x, y - round(u * 0.14)), with_box, wf, theme.panel_text)
+            y += round(u * 0.4)
     ops.text(zone, (x, y), "Partners", font(round(u * 0.28)), theme.panel_muted)
     y += round(u * 0.45)
     rf = font(round(u * 0.3))

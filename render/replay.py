@@ -36,6 +36,7 @@ from typing import Any
 
 from PIL import Image, ImageChops
 
+from engine.words import counted
 from render.layout import DEFAULT_WIDTH, MIN_WIDTH
 from render.png import (
     GIF_TRANSPARENT,
@@ -498,8 +499,8 @@ def replay_alt_text(frames: list[ReplayFrame] | tuple[ReplayFrame, ...],
     names = " and ".join(p.name for p in first.players)
     plays = sum(1 for f in frames if f.kind is FrameKind.PLAY)
     cubes = sum(1 for f in frames if f.kind is FrameKind.CUBE)
-    head = (f"Replay of the game between {names}: {plays} plays, {cubes} cube action"
-            f"{'' if cubes == 1 else 's'}.")
+    head = (f"Replay of the game between {names}: {counted(plays, 'play')}, "
+            f"{counted(cubes, 'cube action')}.")
     last = frames[-1]
     tail = f" {last.caption}" if last.kind is FrameKind.RESULT else ""
     body = ""

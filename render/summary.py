@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from engine.words import counted
 from render.png import checker_sprite, cube_sprite
 from render.text import draw_text, fit_text, font
 from render.theme import get_theme
@@ -206,7 +207,7 @@ def _grade_text(s: MatchSummary, p: int) -> str:
             text += f" ({rate * 1000:.1f} m)"
         return text + (f", luck {luck:+.2f}" if luck is not None else "")
     if rate is not None:
-        return f"{s.names[p]}: {rate * 1000:.1f} m ({s.decisions[p]} decisions)"
+        return f"{s.names[p]}: {rate * 1000:.1f} m ({counted(s.decisions[p], 'decision')})"
     return f"{s.names[p]}: not analysed"
 
 
@@ -242,7 +243,7 @@ def summary_alt_text(s: MatchSummary, limit: int = 1024) -> str:
                          + (f", luck {luck:+.2f}." if luck is not None else "."))
             continue
         text = (f"{s.names[p]}: error rate {rate * 1000:.1f} thousandths per decision over "
-                f"{s.decisions[p]} decisions")
+                f"{counted(s.decisions[p], 'decision')}")
         if pr is not None:
             text += f", PR {pr:.1f} ({s.grades[p]})"
         if luck is not None:

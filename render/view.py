@@ -16,6 +16,7 @@ from enum import Enum
 from engine.move import Move
 from engine.player import Player
 from engine.position import Position
+from engine.words import article
 
 Geometry = tuple[int, ...]
 """``geometry[i]`` is the opponent's number of a player's point ``i`` (1..24);
@@ -60,7 +61,7 @@ class ResultKind(Enum):
     @property
     def phrase(self) -> str:
         """"a single game", "a gammon", "a backgammon"."""
-        return "a single game" if self is ResultKind.SINGLE else f"a {self.value}"
+        return "a single game" if self is ResultKind.SINGLE else article(self.value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +158,9 @@ class ChouetteView:
 
     box: Player
     partners: tuple[Partner, ...] = ()
+    """The captain's partners, in list order, with their stake in this game."""
+    box_partners: tuple[str, ...] = ()
+    """The box's own partners (``box_partners`` tables): listed with the box."""
 
 
 @dataclass(frozen=True, slots=True)

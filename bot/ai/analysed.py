@@ -13,6 +13,7 @@ from bot.ai.grades import NO_DECISION, PR_FACTOR, grade
 from engine.dice import Dice
 from engine.game import Game
 from engine.player import Player
+from engine.words import counted
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +129,12 @@ class GameAnalysis:
             return [self.note]
         lines = []
         for pa in self.players:
-            skill = (f"{pa.decisions} decisions, error rate {pa.error_rate * 1000:.1f} "
+            skill = (f"{counted(pa.decisions, 'decision')}, error rate {pa.error_rate * 1000:.1f} "
                      f"mEMG/decision, total {pa.total_lost:.3f}, PR {pa.pr:.1f} "
                      f"({grade(pa.pr)})" if pa.decisions else NO_DECISION)
             lines.append(
                 f"{names[pa.player]}: {skill}; "
-                f"luck {pa.luck:+.3f} EMG over {pa.rolls} rolls "
+                f"luck {pa.luck:+.3f} EMG over {counted(pa.rolls, 'roll')} "
                 f"({pa.luck_rate * 1000:+.1f} mEMG/roll)")
             for m in pa.mistakes:
                 lines.append(f"  {m.kind} ({m.dice or 'before rolling'}): played {m.played},"

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from engine.player import Player
+from engine.words import counted
 
 PR_FACTOR = 500.0
 """PR = 500 x EMG lost per decision."""
@@ -140,7 +141,7 @@ class MatchGrades:
         def part(name: str, pr: float, n: int) -> str:
             return f"{name} {pr:.1f} over {n}" if n else f"no {name} decision"
 
-        return (f"{g.decisions} decisions, error rate {rate * 1000:.1f} mEMG/decision, "
+        return (f"{counted(g.decisions, 'decision')}, error rate {rate * 1000:.1f} mEMG/decision, "
                 f"total {g.lost:.3f}; PR {g.pr:.1f} ({g.grade}; "
                 f"{part('checker', g.checker_pr, g.checker_decisions)}, "
                 f"{part('cube', g.cube_pr, g.cube_decisions)})")

@@ -37,6 +37,7 @@ from bot.storage.core.sql import migrations
 from bot.storage.interface import EventRow, GameRow, GameStatus, MatchRow
 from bot.storage.play.queries import MATCH_COLUMNS, match_row
 from bot.storage.replay import replay_game
+from engine.words import counted
 
 BUSY_MS = 10_000
 """How long backup and check wait for a writer's lock (milliseconds)."""
@@ -252,8 +253,9 @@ def run_backup(source: str, target: str) -> int:
         print(f"backup: {error}")
         return 1
     print(f"backup: {source} copied to {target} in {time.monotonic() - started:.1f} s "
-          f"({counts['matches']} matches, {counts['games']} games, {counts['events']} "
-          f"events, {counts['users']} players); check it with: python -m bot check {target}")
+          f"({counted(counts['matches'], 'match')}, {counted(counts['games'], 'game')}, "
+          f"{counted(counts['events'], 'event')}, {counted(counts['users'], 'player')}); "
+          "check it with: python -m bot check {target}")
     return 0
 
 
@@ -266,12 +268,13 @@ def run_check(path: str) -> int:
         return 1
     say_removed("check", report.removed)
     if report.problems:
-        print(f"check: {path} has {len(report.problems)} problem(s):")
+        print(f"check: {path} has {counted(len(report.problems), 'problem')}:")
         for problem in report.problems[:50]:
             print(f"  {problem}")
         return 1
     print(f"check: {path} is sound: integrity ok, migrations 1-{report.schema} applied, "
-          f"{report.games} games replayed from {report.events} events to their stored "
+          f"{counted(report.games, 'game')} replayed from {counted(report.events, 'event')} "
+          "to the stored "
           "positions")
     return 0
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from bot.ai.context import MatchContext
 from bot.ai.levels import get_level
 from bot.service.actions import ActionTable
-from bot.service.core.replies import Action, Reply
+from bot.service.core.replies import Action, Board, Reply
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import Actor, Expect, Place
 from bot.storage.interface import MatchStatus
@@ -59,11 +59,23 @@ def merge(replies: list[Reply]) -> Reply:
     if len(replies) == 1:
         return replies[0]
     last = replies[-1]
-    finished = tuple(b for r in replies[:-1] for b in r.boards if b.view.game_over is not None)
+    # The earlier replies' final boards, each after its own reply's lines (issue 42 item 8:
+    # a game's final board before the next game's start).
+    finished: list[Board] = []
+    offset = 0
+    for r in replies[:-1]:
+        lines = len(r.text.split("\n")) if r.text else 0
+        finished += [replace(b, lines_before=offset + (lines if b.lines_before is None
+                                                        else b.lines_before))
+                     for b in r.boards if b.view.game_over is not None]
+        offset += lines
+    shown = tuple(b if b.lines_before is None else replace(b, lines_before=offset
+                                                           + b.lines_before)
+                  for b in last.boards)
     text = "\n".join(r.text for r in replies if r.text)
     pictures = tuple(p for r in replies for p in r.pictures)
     retire = tuple(x for r in replies for x in r.retire)
-    return replace(last, text=text, boards=finished + last.boards, pictures=pictures,
+    return replace(last, text=text, boards=(*finished, *shown), pictures=pictures,
                    retire=retire)
 
 

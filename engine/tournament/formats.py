@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.rules import whole_number
 from engine.tournament.errors import TournamentConfigError
+from engine.words import article
 
 MAX_LENGTH = 25
 """Longest match length a tournament round may use."""
@@ -179,8 +180,9 @@ class TournamentConfig:
         if self.swiss_rounds is not None:
             if self.format is not Format.SWISS:
                 raise TournamentConfigError(
-                    f"a number of rounds is chosen only for a Swiss tournament; a "
-                    f"{self.format.label.lower()} tournament has as many rounds as its field needs")
+                    "a number of rounds is chosen only for a Swiss tournament; "
+                    f"{article(self.format.label.lower())} tournament has as many rounds as its "
+                    "field needs")
             if isinstance(self.swiss_rounds, bool) or not isinstance(self.swiss_rounds, int) \
                     or self.swiss_rounds < 1:
                 raise TournamentConfigError(

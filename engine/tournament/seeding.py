@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.tournament.errors import DrawExhaustedError, EntrantsError
+from engine.words import counted
 
 LotSource = Callable[[], int] | Sequence[int]
 """Where lots come from: a callable giving the next draw, or the draws themselves."""
@@ -75,7 +76,7 @@ def _draws(source: LotSource) -> Iterator[int]:
     else:
         yield from (int(x) for x in source)
         raise DrawExhaustedError(
-            f"the {len(source)} draws given ran out before every tie was broken; "
+            f"the {counted(len(source), 'draw')} given ran out before every tie was broken; "
             f"give more draws (or the random stream itself)")
 
 

@@ -42,6 +42,7 @@ from engine.tournament.formats import (
 from engine.tournament.pairing import Bracket, Pairing, Reason, Result
 from engine.tournament.seeding import Entrant, LotSource, Seed, bracket_size, seed_entrants
 from engine.tournament.standings import Standing, compute
+from engine.words import article
 
 STATE_VERSION = 1
 
@@ -272,8 +273,9 @@ class TournamentState:
             raise ResultError(f"match points cannot be negative ({won}-{lost})")
         if why is Reason.PLAYED and not (won >= p.length > lost):
             raise ResultError(
-                f"{p.id} is a {p.length}-point match: the winner ends on {p.length} or more "
-                f"and the loser below {p.length}, so {won}-{lost} cannot be its final score")
+                f"{p.id} is {article(f'{p.length}-point match')}: the winner ends on "
+                f"{p.length} or more and the loser below {p.length}, so {won}-{lost} cannot be "
+                "its final score")
         return (won, lost)
 
     def _replace_pairing(self, new: Pairing) -> TournamentState:

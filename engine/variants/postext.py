@@ -28,6 +28,7 @@ import re
 from engine.errors import InvalidIdError
 from engine.player import Player
 from engine.position import BAR, CHECKERS, OFF, SLOTS, WAITING, Position, Side
+from engine.words import counted
 
 _ITEM_RE = re.compile(r"(in|bar|off|\d{1,2})(?:x(\d{1,2}))?")
 _COLOURS = {"white": Player.WHITE, "w": Player.WHITE, "black": Player.BLACK, "b": Player.BLACK}
@@ -83,7 +84,8 @@ def decode_side(text: str) -> Side:
         raise InvalidIdError(f"{text!r} has {on_board} checkers; a side has {CHECKERS}.")
     if off is not None and off != CHECKERS - on_board:
         raise InvalidIdError(
-            f"{text!r}: {on_board} checkers are placed, so {CHECKERS - on_board} are off, "
+            f"{text!r}: {counted(on_board, 'checker')} "
+            f"{counted(on_board, 'is', digits=False)} placed, so {CHECKERS - on_board} are off, "
             f"not {off}."
         )
     counts[OFF] = CHECKERS - on_board

@@ -64,7 +64,7 @@ async def test_replay_writes_an_animated_gif_with_its_alt_text(tmp_path: Path) -
     text = out.getvalue()
     (gif,) = (tmp_path / "boards").glob("*-replay.gif")
     assert f"picture: {gif}" in text
-    assert "(alt text) Replay of the game between alice and bob: 1 plays, 2 cube actions." \
+    assert "(alt text) Replay of the game between alice and bob: 1 play, 2 cube actions." \
         in text
     with Image.open(gif) as image:
         assert image.format == "GIF" and image.n_frames == 1 + 2 + 1
@@ -112,7 +112,7 @@ async def test_demo_stops_at_the_end_of_a_money_game(tmp_path: Path) -> None:
     assert await console.handle("bob: /accept")
     assert await console.handle("/demo")
     text = out.getvalue()
-    assert "Session after 1 game(s)" in text and "Session after 2 game(s)" not in text
+    assert "Session after 1 game:" in text and "Session after 2 games" not in text
     assert "/demo stops at the end of the game" in text
     assert "Game 2 begins" in text
 

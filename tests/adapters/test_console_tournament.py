@@ -43,7 +43,7 @@ async def test_a_tournament_from_the_console(tmp_path: Path) -> None:
     assert "bracket image:" in out.getvalue() and "Traceback" not in out.getvalue()
     assert await console.handle("org: /tournament result R1-1 @bob typo")
     # A result for a match that was played is refused, and says why.
-    assert "(only you see this) the tournament is over (champion: alice); it takes no more " \
+    assert "(only you see this) The tournament is over (champion: alice); it takes no more " \
         "results" in out.getvalue()
 
 

@@ -37,6 +37,7 @@ from engine.gnubgid import (
 from engine.movegen import legal_plays
 from engine.player import Player
 from engine.position import BAR, CHECKERS, OFF, SLOTS, WAITING, Position, Side
+from engine.words import counted
 
 # -- the reference: the previous bit-by-bit implementation ---------------------------
 
@@ -70,7 +71,7 @@ def ref_encode_position_id(position: Position, on_roll: Player) -> str:
         side = position.sides[player]
         if side[WAITING]:
             raise InvalidIdError(
-                f"{player.label} has {side[WAITING]} checker(s) not yet entered; "
+                f"{player.label} has {counted(side[WAITING], 'checker')} not yet entered; "
                 "a GNU Backgammon Position ID cannot describe that."
             )
         for index in range(1, BAR + 1):

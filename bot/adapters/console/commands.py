@@ -256,4 +256,10 @@ def game_number(text: str) -> tuple[int | None, bool]:
     if not text:
         return None, True
     number = whole_number(text)
+    if number is None and text.isascii() and text.isdigit():
+        number = TOO_LARGE  # too many digits to read: the service says it is too large
     return number, number is not None
+
+
+TOO_LARGE = 10 ** 18
+"""A game number typed with more digits than any game number has."""

@@ -2,7 +2,8 @@
 
 HELP = """Commands (prefix with "name:" to act as that user, e.g. "bob: /accept"; without
 it /roll, /move, /take ... are the waiting player's, other commands the last actor's):
-  /challenge @user [length=N | stake=N] [variant=NAME] [option=value ...]
+  /challenge @user [length=N | stake=N] [variant=NAME] [hints=on] [option=value ...]
+                       hints=on: either player may ask /hint in this rated match
   /accept  /decline  /cancel
   /roll  /double  /take  /drop  /beaver
   /move MOVES          e.g. /move 13/7 8/7, /move 8/5(2) 6/5(2), /move bar/22 6/off

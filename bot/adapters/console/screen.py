@@ -18,12 +18,15 @@ from bot.service.core.replies import (
     Action,
     BuilderView,
     ChannelMention,
+    Moment,
     Notice,
     Picture,
     PictureKind,
     Reply,
     RoleMention,
+    moment_text,
     plain_part,
+    text_parts,
 )
 from bot.service.core.values import PERSONAL, Actor, Place, PlaceKind
 from bot.service.game import GameService
@@ -186,6 +189,8 @@ class Screen:
             elif isinstance(part, RoleMention) and part.role_id is not None:
                 out.append("@" + self.role_names.get(part.role_id, part.name
                                                      or str(part.role_id)))
+            elif isinstance(part, Moment):  # the terminal's own local time
+                out.append(moment_text(part, local=True))
             else:
                 out.append(plain_part(part))
         return "".join(out)
@@ -225,12 +230,14 @@ class Screen:
             self.say("  (in #" + next((n for n in self.channel_names
                                        if channel_id(n) == reply.channel_ref),
                                       str(reply.channel_ref)) + ")")
-        if reply.text:
+        if reply.text and not reply.boards:
             self.say(reply.text)
         from render.ascii import text_board
         from render.png import render_png
 
-        for item in reply.boards:
+        for item, said in zip(reply.boards, text_parts(reply), strict=False):
+            if said:  # the lines before this board (a next game's after the last's end)
+                self.say(said)
             if item.caption:
                 self.say(item.caption)
             self.say(text_board(item.view))

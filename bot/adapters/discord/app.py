@@ -52,6 +52,7 @@ from bot.runtime import Stopper, stop_children
 from bot.service.core.boot import Storage, StorageError, storage_for
 from bot.service.core.values import Place
 from bot.service.game import GameService
+from engine.words import counted
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +205,8 @@ class BackgammonBot(ServiceBot):
         if not self.is_ready():
             return "not ready yet"
         down = [sid for sid, shard in self.shards.items() if shard.is_closed()]
-        return f"shard(s) {', '.join(map(str, down))} disconnected" if down else None
+        shards = counted(len(down), "shard", digits=False)
+        return f"{shards} {', '.join(map(str, down))} disconnected" if down else None
     # ------------------------------------------------------------ commands
 
     def command_payload(self, guild: discord.abc.Snowflake | None = None,

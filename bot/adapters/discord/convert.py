@@ -7,7 +7,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service.core.replies import ChannelMention, Mention, Notice, Part, RoleMention
+from bot.service.core.replies import ChannelMention, Mention, Moment, Notice, Part, RoleMention
 from bot.service.core.values import Actor, Place
 
 
@@ -64,6 +64,9 @@ def part_text(part: Part) -> str:
         return f"<#{part.channel_id}>"
     if isinstance(part, RoleMention):
         return f"<@&{part.role_id}>" if part.role_id is not None else f"@{part.name}"
+    if isinstance(part, Moment):  # each reader's own time zone, and how long from now
+        stamp = int(part.at.timestamp())
+        return f"<t:{stamp}:f> (<t:{stamp}:R>)"
     return part
 
 

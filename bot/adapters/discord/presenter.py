@@ -70,7 +70,7 @@ from bot.adapters.discord.posted import ChallengeNotes, add_challenge_buttons, i
 from bot.adapters.discord.puzzles import puzzle_view
 from bot.adapters.discord.renderer import Renderer
 from bot.ops.logs import apology, error_reference
-from bot.service.core.replies import Board, Reply
+from bot.service.core.replies import Board, Reply, text_parts
 from bot.service.core.values import Place
 
 ANALYSING = ("Analysing: the result will be posted in this channel when it is ready (a "
@@ -129,13 +129,14 @@ class Presenter:
             text = f"```\n{clip(text, MAX_CONTENT - 10)}\n```"
         if reply.boards:
             images = await self.render(reply.boards)
+            said = text_parts(reply) if not code_block else [text] + [""] * len(images)
             for index, (board, png) in enumerate(zip(reply.boards, images, strict=True)):
                 name = f"board-{index + 1}.png"
                 embed = discord.Embed(colour=EMBED_COLOUR)
                 if board.caption:
                     embed.title = clip(board.caption, 256)
-                if index == 0 and text:
-                    embed.description = clip(text, MAX_DESCRIPTION)
+                if said[index]:  # each board after the lines before it (issue 42 item 8)
+                    embed.description = clip(said[index], MAX_DESCRIPTION)
                 embed.set_image(url=f"attachment://{name}")
                 ids = footer(board)
                 if ids:

@@ -120,7 +120,8 @@ class Analysis:
                  + (f" ({advice.source})" if advice.source else "") + ":"]
         if advice.cube is not None:
             c = advice.cube
-            lines.append(f"Cube: {c.action}. No double {c.no_double:+.3f}, double/take "
+            verdict = c.action.lower().replace("/", ", ")  # "No Double" -> "no double"
+            lines.append(f"Cube: {verdict}. No double {c.no_double:+.3f}, double/take "
                          f"{c.double_take:+.3f}, double/pass {c.double_pass:+.3f}; "
                          + chances_text(c.chances))
         for i, p in enumerate(advice.plays, start=1):

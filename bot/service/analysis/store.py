@@ -24,6 +24,7 @@ from bot.storage.interface import GameRow, MatchRow, MatchStatus, PlayerFigures,
 from engine.match import Session
 from engine.player import Player
 from engine.record import GameRecord
+from engine.words import article
 
 if TYPE_CHECKING:
     from bot.ai.analysed import GameAnalysis, Mistake
@@ -36,7 +37,8 @@ read (GNU 1-ply); ``/analyze depth:expert`` keeps its own."""
 STANDARD = "standard"
 
 VARIANT_REFUSAL = ("Analysis, PR and puzzles are for standard backgammon only: the "
-                   "network knows no variant, so a {variant} game is not analysed.")
+                   "network knows no variant, so {variant} game is not analysed.")
+"""``variant``: with its article (:func:`variant_refusal`)."""
 
 PUZZLE_KINDS = {"play": "play", "double": "double", "no double": "double", "take": "take",
                 "drop": "take"}
@@ -49,7 +51,7 @@ def analysable(row: MatchRow) -> bool:
 
 
 def variant_refusal(row: MatchRow) -> str:
-    return VARIANT_REFUSAL.format(variant=row.variant)
+    return VARIANT_REFUSAL.format(variant=article(row.variant))
 
 
 def match_context(row: MatchRow, games: Sequence[GameRow], game: GameRow,

@@ -8,12 +8,15 @@ same way from the same state, so the console and Discord share one definition.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.service.core.limits import echo
 from bot.service.core.replies import Menu, MenuOption, Refusal
+from engine.errors import NotationError
 from engine.game import Game
 from engine.move import Play
+from engine.notation import TypedMove, parse_moves, unarrow
 from engine.position import BAR, OFF, WAITING
 from engine.rules import whole_number
 from engine.steps import Partial, Step, Steps, notation_order, play_label
@@ -82,6 +85,7 @@ class Listing:
             if len(self.steps) < number <= len(self):
                 return self.plays[number - len(self.steps) - 1]
             raise Refusal(f"There is no step {number}: /steps lists 1 to {len(self)}.")
+        text = " ".join(unarrow(text).replace(",", " ").split())
         bare = text.replace("*", "")
         for step in self.steps:
             if step.word.replace("*", "") == bare:
@@ -89,8 +93,19 @@ class Listing:
         for play in self.every:
             if game.variant.format_play(play).lower() == text:
                 return play
+        typed = readable(text)
+        if typed is None:
+            raise Refusal(f"{echo(option.strip(), 30)} is not understood: write a step as "
+                          "/steps prints it (13 → 11, or 13->11 or 13/11), a whole play in "
+                          "notation (13/11 6/5), or the step's number in /steps (/step 2).")
+        if len(typed) == 1 and typed[0].count == 1 and len(typed[0].points) == 2:
+            src, dst = typed[0].points
+            for step in self.steps:
+                if (step.move.src, step.move.dst) == (src, dst):
+                    return step
         raise Refusal(f"{echo(option.strip(), 30)} is not a step you can take now: /steps "
                       "lists the steps that lead to a legal play.")
+
 
     def menus(self, dice_left: tuple[int, ...], per_menu: int = PER_MENU
               ) -> tuple[Menu, ...]:
@@ -125,3 +140,18 @@ class Listing:
             title = "Or the whole play" if len(whole) > 1 else "Or play it all at once"
             out.append(Menu(title, whole))
         return tuple(out)
+
+
+_STEP_WORD_RE = re.compile(r"(in|bar|\d{1,2})\*?(/(off|\d{1,2})\*?)+(\(\d\))?")
+
+
+def readable(text: str) -> tuple[TypedMove, ...] | None:
+    """The moves ``text`` writes, when it is move notation at all (legal or not; ``()``
+    for notation the generic reader does not know, as ``in/19``), else None."""
+    try:
+        return parse_moves(text)
+    except NotationError:
+        pass
+    if text and all(_STEP_WORD_RE.fullmatch(word) for word in text.split()):
+        return ()
+    return None

@@ -21,7 +21,7 @@ from bot.service.core.runner import ActionRunner
 from bot.service.core.state import Draft
 from bot.service.core.values import Actor, Expect, Place, bad_ids
 from bot.service.core.work import Work
-from bot.service.play.commands import Commands, expect_turn
+from bot.service.play.commands import Commands, expect_turn, waiting_for
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
@@ -77,7 +77,7 @@ class Builder:
                 text=head + f"choose: {choice.prompt}",
                 buttons=tuple(Button(Action.CHOOSE, o, mine, o) for o in choice.options),
                 board=present.board_of(work, game))
-        playing(game, player)
+        playing(work, game, player)
         head += f"you play {stage_text(game)}."
         board = present.board_of(work, game)
         pending = work.state.pending
@@ -119,7 +119,7 @@ class Builder:
             nonlocal made
             player = work.player_of(work.actor)
             game = expect_turn(work, player)
-            playing(game, player)
+            playing(work, game, player)
             pending = work.state.pending
             if pending is not None and pending.fits(work.game_id, len(game.record)):
                 raise Refusal(f"Your play {pending.text} waits for Confirm: confirm it, or "
@@ -148,7 +148,7 @@ class Builder:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = expect_turn(work, player)
-            playing(game, player)
+            playing(work, game, player)
             entered = present.draft_text(work, game)
             pending = work.state.pending
             if pending is not None and pending.fits(work.game_id, len(game.record)):
@@ -172,7 +172,7 @@ class Builder:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
             game = expect_turn(work, player)
-            playing(game, player)
+            playing(work, game, player)
             pending = work.state.pending
             waiting = pending is not None and pending.fits(work.game_id, len(game.record))
             if not present.draft_text(work, game) and not waiting:
@@ -193,14 +193,14 @@ def private_unless(made: bool, reply: Reply) -> Reply:
     return reply if made or not reply.ok else replace(reply, ephemeral=True)
 
 
-def playing(game: Game, player: Player) -> None:
+def playing(work: Work, game: Game, player: Player) -> None:
     """Refuse unless ``player`` has dice to play now."""
     if game.phase is Phase.PLAY and game.turn is player:
         return
     if game.phase is Phase.ROLL and game.turn is player:
         raise Refusal("You have no dice to play yet: roll first (the Roll button or /roll)"
                       + (", or double." if game.may_double(player) else "."))
-    raise Refusal("There is nothing to play now.")
+    raise Refusal(f"There is nothing to play now: {waiting_for(work, game)}.")
 
 
 def current(work: Work, game: Game) -> tuple[Steps, Partial]:

@@ -49,6 +49,7 @@ from engine.game import Game, Phase
 from engine.player import Player
 from engine.record import Event, Roll
 from engine.scoring import Result
+from engine.words import counted
 from render.view import ChouetteView, StakeState
 
 MAX_SUGGESTIONS = 10
@@ -234,9 +235,9 @@ class ChouetteSeating:
             if answer is not None and s.stand is not Stand.RETIRED:
                 state = StakeState.TAKES if answer else StakeState.DROPS
             rows.append((self.name(work, s.user), state))
-        for u in stakes.box_side[1:]:
-            rows.append((f"{self.name(work, u)} (with box)", StakeState.IN))
-        return chouette_panel(rows)
+        # The box's own partners go with the box, not with the team (issue 42 item 7).
+        return chouette_panel(rows, box_partners=[self.name(work, u)
+                                                  for u in stakes.box_side[1:]])
 
     def decorate(self, work: Work, game: Game,
                  buttons: tuple[Button, ...]) -> tuple[Button, ...]:
@@ -259,7 +260,9 @@ class ChouetteSeating:
                 mentions.append(Mention(u, self.name(work, u)))
             if partners:
                 work.notify.append(notice(
-                    *mentions, ": answer the box's double for yourselves with /take or "
+                    *mentions, ": answer the box's double "
+                    + ("for yourselves" if len(partners) > 1 else "for yourself")
+                    + " with /take or "
                     "/drop before the captain does; the captain's answer closes it."))
             buttons = tuple(
                 replace(b, users=tuple(sorted({*b.users, *partners})))
@@ -310,7 +313,7 @@ class ChouetteSeating:
                                      state=played.to_dict())
             if not table.ready:
                 work.lines.append(
-                    f"The table has {len(table.members)} player(s); it needs "
+                    f"The table has {counted(len(table.members), 'player')}; it needs "
                     f"{table.options.min_players} to play on. /chouette join, then "
                     "/chouette start.")
             work.match_status = MatchStatus.FINISHED

@@ -64,6 +64,7 @@ from engine.player import Player
 from engine.rules import RuleOptions
 from engine.scoring import ResultKind
 from engine.variant import get_variant
+from engine.words import counted
 
 STALE = ("The table changed before your command arrived (someone acted at the same "
          "moment): try again.")
@@ -82,7 +83,7 @@ def points_note(points: Fraction | None, stake: int) -> str:
     other than 1, or a share that is not whole: issue 30 item 1)."""
     if points is None or (stake == 1 and points.denominator == 1):
         return ""
-    return f" ({signed_points(points)} points)"
+    return f" ({signed_points(points)} {'point' if abs(points) == 1 else 'points'})"
 
 
 def members(table: Table) -> list[tuple[int, int | None]]:
@@ -264,7 +265,7 @@ class ChouetteService:
             await tx.update_chouette(crow.id, crow.version)
             if crow.status is ChouetteStatus.PLAYING and not table.ready:
                 text += (" The game in progress finishes; then the table waits for "
-                         f"{table.options.min_players} players.")
+                         f"{counted(table.options.min_players, 'player')}.")
         return Reply(ok=True, text=text)
 
     async def _leave_game(self, work: Work, stakes: GameStakes, actor: Actor,
@@ -320,7 +321,7 @@ class ChouetteService:
             if actor.id not in table.users:
                 raise Refusal("Only a player at the table can start it: /chouette join first.")
             if not table.ready:
-                raise Refusal(f"A chouette needs {table.options.min_players} players; "
+                raise Refusal(f"A chouette needs {counted(table.options.min_players, 'player')}; "
                               f"{len(table.members)} at the table. Others can /chouette join.")
             if await tx.open_match_in_channel(place.channel_id) is not None:
                 raise Refusal("This channel has another game in progress: finish it first.")
@@ -385,8 +386,8 @@ class ChouetteService:
                 raise Refusal("Suggest something: a play (/chouette suggest 13/7 8/7) or a "
                               "cube action (double, take, drop).")
             if len(said) > MAX_TEXT:
-                raise Refusal(f"That suggestion is too long ({len(said)} characters; at most "
-                              f"{MAX_TEXT}).")
+                raise Refusal("That suggestion is too long "
+                              f"({counted(len(said), 'character')}; at most {MAX_TEXT}).")
             kept = chouette_game(work).suggestions[-(MAX_SUGGESTIONS - 1):]
             self.seating.put(work, stakes, suggestions=(
                 *kept, Suggestion(actor.id, len(work.game.record), said)))
@@ -403,7 +404,7 @@ class ChouetteService:
             totals = await tx.chouette_totals(crow.id)
             points = await tx.chouette_points(crow.id)
             games = TableState.from_dict(crow.state).games
-            lines = [f"Chouette ({crow.status}), {games} game(s) played. "
+            lines = [f"Chouette ({crow.status}), {counted(games, 'game')} played. "
                      f"Table: {'; '.join(table.options.describe())}."]
             for i, member in enumerate(table.members, 1):
                 user = await tx.get_user(member.user)
@@ -424,7 +425,7 @@ class ChouetteService:
                 parts = []
                 for s in stakes.team:
                     state = "retired" if s.stand is Stand.RETIRED else (
-                        f"in, {s.shares} shares" if s.shares != 1 else "in")
+                        f"in, {counted(s.shares, 'share')}" if s.shares != 1 else "in")
                     parts.append(f"{seating.name(work, s.user)} {state}")
                 lines.append(f"Game {chouette_game(work).game}: box "
                              f"{seating.name(work, stakes.box)} vs captain "

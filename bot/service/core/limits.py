@@ -2,6 +2,7 @@
 
 from bot.names import printable
 from bot.service.core.replies import Refusal
+from engine.words import counted
 
 MAX_TEXT = 200
 """Longest text accepted from a user for a move, choice or suggestion."""
@@ -15,7 +16,8 @@ def clean(text: str, what: str) -> str:
     """``text`` stripped, or a refusal when it is too long."""
     text = text.strip()
     if len(text) > MAX_TEXT:
-        raise Refusal(f"That {what} is too long ({len(text)} characters; at most {MAX_TEXT}).")
+        raise Refusal(f"That {what} is too long ({counted(len(text), 'character')}; at most "
+                      f"{MAX_TEXT}).")
     return text
 
 

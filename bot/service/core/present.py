@@ -16,6 +16,7 @@ from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
 from engine.variant import StandardBackgammon
+from engine.words import article
 
 _BUTTONS = {GameAction.ROLL: (Action.ROLL, "Roll"), GameAction.DOUBLE: (Action.DOUBLE, "Double"),
             GameAction.TAKE: (Action.TAKE, "Take"), GameAction.DROP: (Action.DROP, "Drop"),
@@ -85,8 +86,8 @@ def answer_awaited(loaded: Loaded) -> str:
                 f"{answerer} answers with /take or /drop" + (" (or /beaver)" if beaver else "")
                 + ".")
     if game.phase is Phase.RESIGNATION and game.resignation is not None:
-        return (f"{names[game.resignation.player]} offers to resign a "
-                f"{game.resignation.kind.label}: {answerer} answers with the Accept "
+        return (f"{names[game.resignation.player]} offers to resign "
+                f"{article(game.resignation.kind.label)}: {answerer} answers with the Accept "
                 "resignation or Reject resignation button under that offer (/board shows "
                 "it again).")
     return ""

@@ -10,6 +10,7 @@ its own way (Discord markup, ``@name`` in the console).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -93,7 +94,16 @@ class RoleMention:
     name: str = ""
 
 
-Part = str | Mention | ChannelMention | RoleMention
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A point in time (a tournament round's deadline): each adapter writes it its own way
+    (Discord's timestamp markup, shown in each reader's time zone and counting down; the
+    console in its local time).  The service never formats it."""
+
+    at: datetime
+
+
+Part = str | Mention | ChannelMention | RoleMention | Moment
 """One piece of a :data:`Notice`."""
 
 Notice = tuple[Part, ...]
@@ -112,7 +122,18 @@ def plain_part(part: Part) -> str:
         return f"#{part.name or part.channel_id}"
     if isinstance(part, RoleMention):
         return f"@{part.name or part.role_id}"
+    if isinstance(part, Moment):
+        return moment_text(part)
     return part
+
+
+def moment_text(moment: Moment, local: bool = False) -> str:
+    """A moment as plain text: "Sat 28 Nov 2026, 08:38 UTC" (``local``: in this machine's
+    time zone, named)."""
+    at = moment.at if moment.at.tzinfo is not None else moment.at.replace(tzinfo=UTC)
+    at = at.astimezone() if local else at.astimezone(UTC)
+    zone = at.tzname() or "local time"
+    return f"{at:%a} {at.day} {at:%b %Y}, {at:%H:%M} {zone}"
 
 
 def plain(line: Notice) -> str:
@@ -139,6 +160,10 @@ class Board:
     caption: str = ""
     position_id: str = ""
     match_id: str = ""
+    lines_before: int | None = None
+    """Where this board goes in the reply's text: after its first ``lines_before`` lines
+    (None: after all of it).  The final board of a game that ended comes before the lines
+    of the next game's start ("Game 2 begins... Opening throw...")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,5 +324,28 @@ class Reply:
         return cls(ok=False, text=reason, ephemeral=True)
 
 
+def text_parts(reply: Reply) -> list[str]:
+    """The reply's text cut where its boards go (:attr:`Board.lines_before`): one part per
+    board, said just before it (the lines after the last board are said with it); the
+    whole text when there is no board."""
+    lines = reply.text.split("\n") if reply.text else []
+    if not reply.boards:
+        return ["\n".join(lines)]
+    parts: list[str] = []
+    done = 0
+    for board in reply.boards[:-1]:
+        upto = len(lines) if board.lines_before is None else board.lines_before
+        upto = max(done, min(upto, len(lines)))
+        parts.append("\n".join(lines[done:upto]))
+        done = upto
+    parts.append("\n".join(lines[done:]))
+    return parts
+
+
 class Refusal(Exception):
-    """Raised inside the service to refuse an action with a reason for the user."""
+    """Raised inside the service to refuse an action with a reason for the user
+    (``notify``: lines that go with it, e.g. a :class:`Moment` the adapter writes)."""
+
+    def __init__(self, reason: str, notify: tuple[Notice, ...] = ()) -> None:
+        super().__init__(reason)
+        self.notify = notify

@@ -308,6 +308,8 @@ class ActionRunner:
                     text = stale if stale and isinstance(error, StaleVersionError) else (
                         refusal_text(error))
                     assert text is not None
+                    if isinstance(error, Refusal) and error.notify:
+                        return replace(Reply.refuse(text), notify=error.notify)
                     return Reply.refuse(text)
                 outcome, reason = (COMMITTED, "") if reply.ok else (REFUSED, "refusal")
                 return reply

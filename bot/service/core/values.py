@@ -109,11 +109,11 @@ ANYWHERE = ("Here, in a conversation without a server, you can play a match or m
 """What works in a place without a server (issue 32 item 2)."""
 
 
-def without_server(place: Place, what: str, why: str) -> str:
+def without_server(place: Place, what: str, why: str, *, many: bool = False) -> str:
     """The refusal of ``what`` in ``place``, a place without a server: why, and what works
-    there instead."""
+    there instead (``many``: ``what`` is a plural, "Puzzles need a server")."""
     where = "this group DM" if place.kind is PlaceKind.GROUP_DM else "this DM"
-    return f"{what} needs a server, not {where}: {why} {ANYWHERE}"
+    return f"{what} {'need' if many else 'needs'} a server, not {where}: {why} {ANYWHERE}"
 
 
 def refuse_without_server(place: Place, what: str, why: str) -> None:

@@ -54,10 +54,12 @@ def scores(session: Session) -> tuple[int, int]:
 
 
 def chouette_panel(partners: Sequence[tuple[str, StakeState]], *,
-                   box: Player = Player.WHITE) -> ChouetteView:
-    """The chouette panel: ``box`` plays the captain; ``partners`` are the other
-    members in list order with their stake in this game."""
-    return ChouetteView(box=box, partners=tuple(Partner(n, s) for n, s in partners))
+                   box: Player = Player.WHITE,
+                   box_partners: Sequence[str] = ()) -> ChouetteView:
+    """The chouette panel: ``box`` plays the captain; ``partners`` are the captain's
+    partners in list order with their stake in this game; ``box_partners`` the box's."""
+    return ChouetteView(box=box, partners=tuple(Partner(n, s) for n, s in partners),
+                        box_partners=tuple(box_partners))
 
 
 def board_view(game: Game, session: Session, names: tuple[str, str], *,

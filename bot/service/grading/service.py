@@ -47,7 +47,7 @@ from bot.service.analysis.store import (
     match_context,
     variant_refusal,
 )
-from bot.service.core.replies import Picture, Reply
+from bot.service.core.replies import ChannelMention, Picture, Reply, notice
 from bot.service.core.work import Work
 from bot.service.grading.depth import grading_depth
 from bot.service.pictures.service import chart_picture, session_before, summary_picture
@@ -128,8 +128,13 @@ class Grading:
             for listener in self.listeners:
                 work.tx.on_commit(listener)
             what = "match" if row.length else "money session"
-            work.lines.append(f"This {what} is being graded in the background: each player's "
-                              "PR and luck will be posted here.")
+            graded = (f"This {what} is being graded in the background: each player's PR and "
+                      "luck will be posted")
+            posted_in = settings.announcements
+            if posted_in is None or posted_in == row.channel_id:
+                work.lines.append(f"{graded} here.")
+            else:  # (the server's analysis_announcements: named, so players find them)
+                work.notify.append(notice(f"{graded} in ", ChannelMention(posted_in), "."))
 
     async def grades_reply(self, match_id: int) -> tuple[int, Reply] | None:
         """(channel, the grades' message) of a graded match (None: nothing to post)."""

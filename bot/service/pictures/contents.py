@@ -40,6 +40,7 @@ from engine.record import (
 )
 from engine.rules import RuleOptions
 from engine.scoring import EndReason
+from engine.words import counted
 from render.card import CardForm, PlayerCard, RecentResult
 from render.chart import ChartData, ChartMistake, ChartPoint
 from render.replay import FrameKind, ReplayFrame
@@ -101,7 +102,7 @@ def _result_caption(game: Game, names: tuple[str, str]) -> str:
     how = {EndReason.BORNE_OFF: "", EndReason.DROP: " (double refused)",
            EndReason.RESIGNATION: " (resignation)", EndReason.FORFEIT: " (forfeit)"}[r.reason]
     what = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(r.kind)]
-    pts = f"{r.points} point{'' if r.points == 1 else 's'}"
+    pts = counted(r.points, "point")
     return f"{names[r.winner]} wins {what}{how}: {pts}"
 
 
@@ -313,7 +314,7 @@ def match_summary(names: tuple[str, str], length: int, records: Sequence[GameRec
         score[r.winner] += r.points
         how = _HOW.get(r.reason, r.kind.label)
         if r.reason is not EndReason.BORNE_OFF and r.kind.label != "single":
-            how += f" ({r.kind.label})"
+            how += f", {r.kind.label}"  # (no brackets inside the line's own)
         lines.append(GameLine(number, int(r.winner), r.points, how, r.cube,
                               (score[0], score[1]), record.crawford))
     lost = [0.0, 0.0]

@@ -31,6 +31,7 @@ from engine.match import Match
 from engine.player import Player
 from engine.rules import RuleOptions
 from engine.variant import get_variant
+from engine.words import article
 
 if TYPE_CHECKING:
     from bot.ai.runner import AIRunner
@@ -190,7 +191,7 @@ class Challenges:
             stale="Another command changed this channel at the same moment: try again.")
         if not made.ok:
             return made
-        terms = (f"a {length}-point match" if length else
+        terms = (article(f"{length}-point match") if length else
                  ("money play" + (f" at {stake} a point" if stake else "")))
         lines = variant_cls().rule_lines(rule_options, money=not length)
         if hints and rated and ai_level is None:  # issue 30 item 14: say what was agreed

@@ -27,12 +27,14 @@ from engine.errors import (
     IncompletePlayError,
     NotationError,
 )
+from engine.game import Action as GameAction
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.notation import format_typed, parse_moves
 from engine.player import Player
 from engine.record import Beaver, DoubleOffered, Drop, Take
 from engine.variant import Stage
+from engine.words import article
 
 _DOING = {Phase.DOUBLED: "answer the double", Phase.RESIGNATION: "answer the resignation",
           Phase.PLAY: "play", Phase.CHOICE: "choose", Phase.ROLL: "roll or double"}
@@ -43,9 +45,30 @@ def expect_turn(work: Work, player: Player) -> Game:
     game = work.current_game()
     waiting = game.awaiting
     if waiting is not None and waiting is not player:
-        doing = _DOING.get(game.phase, "act")
-        raise Refusal(f"It's not your turn: {work.name(waiting)} must {doing}.")
+        raise Refusal(f"It's not your turn: {waiting_for(work, game)}.")
     return game
+
+
+def waiting_for(work: Work, game: Game) -> str:
+    """What the game waits for now and who must answer it, for a refusal of something
+    else: "bob doubled to 2, and alice must take or drop it"."""
+    offer = game.cube.offer
+    if game.phase is Phase.DOUBLED and offer is not None:
+        beaver = (offer.answerer, GameAction.BEAVER) in game.available_actions()
+        answers = "take, drop or beaver" if beaver else "take or drop"
+        what = "beavered" if offer.beaver else "doubled"
+        return (f"{work.name(offer.doubler)} {what} to {offer.value}, and "
+                f"{work.name(offer.answerer)} must {answers} it")
+    resignation = game.resignation
+    if game.phase is Phase.RESIGNATION and resignation is not None:
+        return (f"{work.name(resignation.player)} offers to resign "
+                f"{article(resignation.kind.label)}, and "
+                f"{work.name(resignation.player.other)} must accept or reject it (/answer "
+                "accept or /answer reject)")
+    waiting = game.awaiting
+    if waiting is None:
+        return "nobody is to act in this game now"
+    return f"{work.name(waiting)} must {_DOING.get(game.phase, 'act')}"
 
 
 def refuse_answered(work: Work, game: Game) -> None:

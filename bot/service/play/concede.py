@@ -12,7 +12,7 @@ from bot.service.core.spans import span
 from bot.service.core.values import Actor, Expect, Place, refuse_without_server
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
-from bot.service.play.commands import expect_turn
+from bot.service.play.commands import waiting_for
 from bot.service.play.endings import Endings
 from bot.service.settings.service import SettingsService
 from bot.storage.interface import MatchStatus, StorageError
@@ -20,6 +20,7 @@ from engine.game import Game, Phase
 from engine.match import Match
 from engine.player import Player
 from engine.scoring import ResultKind
+from engine.words import article, counted
 
 
 class Concessions:
@@ -47,11 +48,11 @@ class Concessions:
             work.game = game.resign(player, result_kind)
             # The points come from the engine's own settlement of an accepted offer.
             value = game.resignation_result(player, result_kind)
-            counted = ("" if value.counted is value.kind
-                       else f", counted as a {value.counted.label} here")
-            work.lines.append(f"{work.name(player)} offers to resign a {result_kind.label} "
-                              f"({value.points} point{'s' if value.points != 1 else ''}"
-                              f"{counted}).")
+            counted_as = ("" if value.counted is value.kind
+                          else f", counted as {article(value.counted.label)} here")
+            work.lines.append(f"{work.name(player)} offers to resign "
+                              f"{article(result_kind.label)} "
+                              f"({counted(value.points, 'point')}{counted_as}).")
 
         return await self.runner.run(place, actor, op, expect=expect)
 
@@ -59,7 +60,11 @@ class Concessions:
                                  expect: Expect | None = None) -> Reply:
         async def op(work: Work) -> None:
             player = work.player_of(work.actor)
-            game = expect_turn(work, player)
+            game = work.current_game()
+            if game.phase is not Phase.RESIGNATION:
+                raise Refusal(f"There is no resignation to answer: {waiting_for(work, game)}.")
+            if game.awaiting is not player:
+                raise Refusal(f"It's not your turn: {waiting_for(work, game)}.")
             work.game = game.answer_resignation(player, accept)
             if accept:
                 work.lines.append(f"{work.name(player)} accepts the resignation.")
@@ -151,7 +156,7 @@ def forfeit_warning(work: Work, game: Game, player: Player) -> str:
     """What /forfeit would cost ``player``, and how to confirm it."""
     result = game.forfeit(player, ResultKind.SINGLE).result
     assert result is not None
-    points = f"{result.points} point{'s' if result.points != 1 else ''}"
+    points = counted(result.points, "point")
     other = work.name(player.other)
     if isinstance(work.session, Match):
         cost = (f"you lose this game ({points}) and the match: {other} wins it")

@@ -8,6 +8,7 @@ writes commits or rolls back with that action.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from bot.service.core import fairdice, money, present
 from bot.service.core.runner import ActionRunner
@@ -26,6 +27,7 @@ from bot.storage.interface import (
 from engine.match import Match, MoneySession
 from engine.player import Player
 from engine.scoring import EndReason, Result, ResultKind
+from engine.words import article, counted
 
 _KINDS = {ResultKind.SINGLE: "a single game", ResultKind.GAMMON: "a gammon",
           ResultKind.BACKGAMMON: "a backgammon"}
@@ -34,10 +36,10 @@ _HOW = {EndReason.BORNE_OFF: "", EndReason.DROP: " (double dropped)",
 
 
 def describe_result(work: Work, result: Result) -> str:
-    counted = "" if result.counted is result.kind else f", counted as {result.counted.label}"
-    point = "point" if result.points == 1 else "points"
+    counted_as = ("" if result.counted is result.kind
+                  else f", counted as {article(result.counted.label)}")
     return (f"{work.name(result.winner)} wins {_KINDS[result.kind]}{_HOW[result.reason]}"
-            f"{counted}: {result.points} {point}.")
+            f"{counted_as}: {counted(result.points, 'point')}.")
 
 
 def session_line(work: Work) -> str:
@@ -45,8 +47,8 @@ def session_line(work: Work) -> str:
     assert isinstance(session, MoneySession)
     names = work.loaded.names
     w = session.net(Player.WHITE)
-    return (f"Session after {session.games_played} game(s): {names[0]} {w:+d}, "
-            f"{names[1]} {-w:+d} points"
+    return (f"Session after {counted(session.games_played, 'game')}: {names[0]} {w:+d}, "
+            f"{names[1]} {-w:+d} {counted(abs(w), 'point', digits=False)}"
             + (f" ({w * session.stake:+d} / {-w * session.stake:+d} at "
                f"{session.stake} a point)." if session.stake else "."))
 
@@ -228,6 +230,9 @@ class Endings:
         """Start the next game of the match or session: new seed and its commitment.
         The caller throws the opening (``AutoPlay.auto``)."""
         game = work.session.new_game()
+        if work.boards and work.boards[-1].view.game_over is not None:
+            # The ended game's final board before the next game's lines (issue 42 item 8).
+            work.boards[-1] = replace(work.boards[-1], lines_before=len(work.lines))
         number = work.game_row.number + 1 if work.game_row is not None else 1
         seed = self.runner.new_seed()
         setup = {"money": game.money, "crawford": game.crawford,

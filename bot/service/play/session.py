@@ -29,6 +29,7 @@ from bot.service.records.service import game_number
 from bot.storage.interface import MatchStatus, Transaction
 from engine.match import Match
 from engine.player import Player
+from engine.words import counted
 
 
 class Sessions:
@@ -47,7 +48,8 @@ class Sessions:
             player = work.player_of(work.actor)
             session = work.session
             if isinstance(session, Match):
-                raise Refusal(f"A match ends when a player reaches {session.length} points: "
+                raise Refusal("A match ends when a player reaches "
+                              f"{counted(session.length, 'point')}: "
                               "/stop is for money sessions. To abandon the match, "
                               "/forfeit (you lose it).")
             game = work.current_game()

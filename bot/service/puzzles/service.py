@@ -35,6 +35,7 @@ from engine.errors import BackgammonError
 from engine.game import Game
 from engine.match import Session
 from engine.player import Player
+from engine.words import article, counted
 
 CORRECT_WITHIN = 0.005
 """An answer this close to the best (EMG) is right: the analysis cannot tell them apart."""
@@ -93,7 +94,8 @@ class Puzzles:
         if not place.in_server:
             return Reply.refuse(without_server(
                 place, "Puzzles", "they are made from the blunders of a server's own graded "
-                "games. Ask /hint during a game, or /analyze a finished one, instead."))
+                "games. Ask /hint during a game, or /analyze a finished one, instead.",
+                many=True))
         try:
             async with self.storage.snapshot() as tx:
                 puzzle = await self._find(tx, place, actor, number)
@@ -108,8 +110,8 @@ class Puzzles:
             if puzzle is None or puzzle.guild_id != place.guild_id:
                 count = await tx.puzzle_count(place.guild_id)
                 raise Refusal(f"There is no puzzle #{number} on this server"
-                              + (f" ({count} puzzles so far): /puzzle alone shows the next "
-                                 "one for you." if count else ": none so far."))
+                              + (f" ({counted(count, 'puzzle')} so far): /puzzle alone shows "
+                                 "the next one for you." if count else ": none so far."))
             return puzzle
         puzzle = await tx.next_puzzle(place.guild_id, actor.id)
         if puzzle is not None:
@@ -117,7 +119,8 @@ class Puzzles:
         settings = await self.settings.for_guild(place.guild_id, tx)
         count = await tx.puzzle_count(place.guild_id)
         if count:
-            raise Refusal(f"You have answered all {count} puzzles of this server: new ones "
+            answered = "the only puzzle" if count == 1 else f"all {counted(count, 'puzzle')}"
+            raise Refusal(f"You have answered {answered} of this server: new ones "
                           "come from the server's next graded matches (/puzzle N shows "
                           "puzzle N again).")
         raise Refusal("No puzzle yet on this server: puzzles are made from the decisions of "
@@ -146,7 +149,8 @@ class Puzzles:
         if puzzle.kind == "play" and data.get("dice"):
             task = f"{data['dice'][0]}-{data['dice'][1]} to play: {task}"
         caption = f"Puzzle #{puzzle.id}: {names[side]} - {task}"
-        where = (f"a {data['length']}-point match" if data.get("length") else "a money game")
+        where = (article(f"{data['length']}-point match") if data.get("length")
+                 else "a money game")
         if settings.anonymous_puzzles:
             source = f"From {where} on this server."
         else:
@@ -157,7 +161,8 @@ class Puzzles:
             ["double", "no double"] if puzzle.kind == "double" else ["take", "pass"])
         how = ("pick a play in the menu, or type /puzzle answer with your play"
                if puzzle.kind == "play" else "press a button, or type /puzzle answer")
-        lines = [f"Puzzle #{puzzle.id}: {task}. {source}",
+        stop = "" if task.endswith("?") else "."  # ("no double?. From": issue 42 item 11)
+        lines = [f"Puzzle #{puzzle.id}: {task}{stop} {source}",
                  f"Answer: {how} (puzzle:{puzzle.id}). The analysis judges it; a right "
                  "first answer scores a point (/leaderboard puzzles)."]
         shown = board(game, session, names, caption, viewer=side)
@@ -185,7 +190,8 @@ class Puzzles:
         if not place.in_server:
             return Reply.refuse(without_server(
                 place, "Puzzles", "they are made from the blunders of a server's own graded "
-                "games. Ask /hint during a game, or /analyze a finished one, instead."))
+                "games. Ask /hint during a game, or /analyze a finished one, instead.",
+                many=True))
         typed = " ".join(text.split())
         if not typed:
             return Reply.refuse("Say your answer: a play such as /puzzle answer 13/7 8/7, or "
@@ -228,9 +234,9 @@ class Puzzles:
             head = (f"Not the best: {judged.answer} gives up {judged.lost:.3f} against "
                     f"{best}, the best answer to puzzle #{puzzle.id}.")
         else:
-            head = (f"Not the best: {judged.answer} is not among the {len(cands)} plays the "
-                    f"analysis weighed (it gives up at least {judged.lost:.3f}); the best "
-                    f"answer to puzzle #{puzzle.id} is {best}.")
+            head = (f"Not the best: {judged.answer} is not among the "
+                    f"{counted(len(cands), 'play')} the analysis weighed (it gives up at least "
+                    f"{judged.lost:.3f}); the best answer to puzzle #{puzzle.id} is {best}.")
         lines = [head]
         if puzzle.kind == "play":
             lines.append("The best plays: " + ", ".join(

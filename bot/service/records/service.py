@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.names import display_name
 from bot.service.core import fairdice
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.state import MatchState
@@ -34,6 +35,7 @@ from bot.storage.interface import (
     Transaction,
 )
 from bot.storage.replay import player_names
+from engine.chouette import Stand, signed_points
 from engine.errors import BackgammonError
 from engine.game import Game, Phase
 from engine.move import Play
@@ -56,6 +58,7 @@ from engine.record import (
 )
 from engine.rules import RuleOptions
 from engine.variant import Stage, get_variant
+from engine.words import article, counted
 
 MAX_NUMBER = 1_000_000
 """Game numbers above this are not ours."""
@@ -141,6 +144,10 @@ async def channel_games(tx: Transaction, place: Place) -> ChannelGames:
 
 
 def check_number(number: int | None) -> None:
+    if number is not None and number > MAX_NUMBER:
+        raise Refusal(f"That game number is too large: games are numbered from 1 to at most "
+                      f"{MAX_NUMBER:,}, as the channel shows them (\"Game 2 begins\"); /history "
+                      "lists the games here.")
     if number is not None and not 0 < number <= MAX_NUMBER:
         shown = f" {number}" if -MAX_NUMBER <= number <= MAX_NUMBER else " with that number"
         raise Refusal(f"There is no game{shown}: games are numbered from 1, as the "
@@ -242,19 +249,26 @@ class Records:
                     chosen = list(scope.games)
                 parts: list[tuple[NumberedGame, tuple[str, str], list[EventRow]]] = []
                 names_of: dict[int, tuple[str, str]] = {}
+                settled: dict[int, str] = {}
                 for game in chosen:
                     if game.match.id not in names_of:
                         names_of[game.match.id] = await player_names(tx, game.match)
                     parts.append((game, names_of[game.match.id], with_unsettled(
                         game.match, game.row, await tx.events(game.row.id))))
+                    if scope.chouette:  # each player's own result (issue 42 item 6)
+                        settled[game.row.id] = "\n".join(
+                            [*own_drops(game.match), await settlement_line(tx, game.row.id)]
+                        ).strip("\n")
                 scores = await match_scores(tx, scope.latest) if not scope.chouette else {}
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         blocks: list[str] = []
         for game, names, events in parts:
             try:
-                blocks.append("\n".join(game_history(game, names, events,
-                                                     scores.get(game.row.id))))
+                lines = game_history(game, names, events, scores.get(game.row.id))
+                if settled.get(game.row.id):
+                    lines.append(settled[game.row.id])
+                blocks.append("\n".join(lines))
             except BackgammonError as error:
                 blocks.append(f"Game {game.number}: its record can't be read ({error}).")
         text = "\n\n".join(blocks)
@@ -268,6 +282,31 @@ class Records:
         return Reply(ok=True, text=f"The history of {span} is long: it is in the attached "
                      "file.", attachment=(name, (text + "\n").encode("utf-8")),
                      match_id=match.id)
+
+
+def own_drops(match: MatchRow) -> list[str]:
+    """The partners of a chouette game who retired from it on their own answer (a drop of
+    the box's double, or the captain's when a partner took over), with what it cost."""
+    chouette = MatchState.from_dict(match.state).chouette
+    if chouette is None:
+        return []
+    return [f"  {chouette.name(s.user)} dropped (a partner's own answer) and retired from "
+            f"the game at {signed_points(s.settled)}"
+            for s in chouette.stakes.team if s.stand is Stand.RETIRED]
+
+
+async def settlement_line(tx: Transaction, game_id: int) -> str:
+    """A chouette game's settlement, each player's points as the table settled them ("" while
+    it is not settled): a partner who dropped the box's double alone shows his own result."""
+    points = await tx.chouette_game_points(game_id)
+    if not points:
+        return ""
+    shown = []
+    for user, value in points:
+        known = await tx.get_user(user)
+        shown.append(f"{display_name(known.name, str(user)) if known else user} "
+                     f"{signed_points(value)}")
+    return "  settlement: " + ", ".join(shown)
 
 
 async def match_scores(tx: Transaction, match: MatchRow) -> dict[int, tuple[int, int]]:
@@ -300,7 +339,8 @@ def game_history(game: NumberedGame, names: tuple[str, str], events: Sequence[Ev
         if state.crawford:
             head += " (Crawford game)"
     elif match.length == 0 and score is not None and (score[0] or score[1]):
-        head += f", points so far {white} {score[0]:+d}, {black} {score[1]:+d}"
+        net = score[0] - score[1]  # (net, as the session line counts: +5 and -5)
+        head += f", points so far {white} {net:+d}, {black} {-net:+d}"
     lines = [head + ":"]
     record = events_from_list([e.data for e in events])
     rolled = False  # the last line is a roll still waiting for its play
@@ -317,7 +357,9 @@ def game_history(game: NumberedGame, names: tuple[str, str], events: Sequence[Ev
             rolled = False
             continue
         if isinstance(event, Roll):
-            lines.append(f"  {names[event.player]} {event.dice.first}{event.dice.second}")
+            # Higher die first, as GNU Backgammon and the books write a throw (61, 64).
+            high, low = sorted((event.dice.first, event.dice.second), reverse=True)
+            lines.append(f"  {names[event.player]} {high}{low}")
             rolled = state.phase is Phase.PLAY and state.turn is event.player
             if not rolled and state.phase is not Phase.CHOICE:
                 lines[-1] += ": no legal move"
@@ -352,9 +394,10 @@ def event_line(event: Event, before: Game, after: Game, names: tuple[str, str]) 
     if isinstance(event, Drop):
         return f"{names[event.player]} drops"
     if isinstance(event, Beaver):
-        return f"{names[event.player]} beavers (cube {after.cube.value})"
+        offer = after.cube.offer  # (the beaver's redouble, waiting for its answer)
+        return f"{names[event.player]} beavers (cube {offer.value if offer else after.cube.value})"
     if isinstance(event, ResignOffer):
-        return f"{names[event.player]} offers to resign a {event.kind.name.lower()}"
+        return f"{names[event.player]} offers to resign {article(event.kind.name.lower())}"
     if isinstance(event, ResignAnswer):
         return (f"{names[event.player]} "
                 + ("accepts the resignation" if event.accept else "rejects the resignation"))
@@ -362,8 +405,8 @@ def event_line(event: Event, before: Game, after: Game, names: tuple[str, str]) 
         return f"{names[event.player]} forfeits"
     if isinstance(event, GameEnd):
         kind = event.kind.name.lower()
-        return (f"{names[event.winner]} wins a {kind} ({event.points} "
-                f"point{'s' if event.points != 1 else ''}, {event.reason.value})")
+        return (f"{names[event.winner]} wins {article(kind)} "
+                f"({counted(event.points, 'point')}, {event.reason.value})")
     return ""
 
 

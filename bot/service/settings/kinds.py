@@ -21,6 +21,7 @@ from bot.service.core.spans import span
 from bot.service.core.values import MAX_ID
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
+from engine.words import counted
 
 MAX_CHANNELS = 15
 """Channels a list may name (games, tournaments)."""
@@ -211,8 +212,8 @@ class Minutes:
     def show(self, value: Any) -> tuple[Part, ...]:
         if value == 0 and self.zero:
             return (f"0 ({self.zero})",)
-        return (f"{value:g} minutes ({span(value)})" if value >= 60 else
-                f"{value:g} minutes",)
+        minutes = f"{value:g} {counted(int(value), 'minute', digits=False)}"
+        return (f"{minutes} ({span(value)})" if value >= 60 else minutes,)
 
     def choices(self) -> list[str]:
         return (["0"] if self.zero else []) + ["30", "60", "2h", "12h", "1d", "3d"]

@@ -164,18 +164,16 @@ class SettingsService:
         if setting is not None:
             return Reply(ok=True, text="", ephemeral=True,
                          notify=self.describe(settings, setting))
-        lines: list[Notice] = []
-        for each in SETTINGS:
-            if not each.rule:
-                lines.append(self.line(settings, each))
-        rules = [notice(each.key.removeprefix("rules."), " ", *each.kind.show(
-                     typed(settings, each))) for each in SETTINGS
-                 if each.rule and each.key in settings.chosen]
-        if rules:
-            lines.append(notice("rules set here: ", *_joined(rules, ", "),
-                                "; the other rule options: the operator's defaults"))
-        else:
-            lines.append(notice("rules: the operator's defaults"))
+        lines: list[Notice] = [self.line(settings, each) for each in SETTINGS if not each.rule]
+        # The rule options last, each by its name in rules.<option> and its value: those
+        # set here, then the operator's defaults (a line each, to fit one message).
+        for own, head in ((True, "rules.<option> set here: "),
+                          (False, "rules.<option> by the operator's defaults: ")):
+            rules = [notice(each.key.removeprefix("rules."), " ",
+                            *each.kind.show(typed(settings, each)))
+                     for each in SETTINGS if each.rule and (each.key in settings.chosen) == own]
+            if rules:
+                lines.append(notice(head, *_joined(rules, ", ")))
         if settings.ignored:
             lines.append(notice("ignored (no longer valid, the operator's default applies): "
                                 + ", ".join(settings.ignored)))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.ai.grades import grade, pr_of
 from bot.storage.interface import MatchFigures
+from engine.words import counted
 
 if TYPE_CHECKING:
     from render.card import CardForm
@@ -107,19 +108,24 @@ def form_of(figures: Sequence[MatchFigures], puzzles: tuple[int, int]) -> Form:
                 short=not counted)
 
 
-def form_lines(form: Form) -> list[str]:
-    """The /stats lines of a player's form."""
+def form_lines(form: Form, in_server: bool = True) -> list[str]:
+    """The /stats lines of a player's form (``in_server`` False: asked outside servers,
+    where no match is graded)."""
     lines = []
-    if form.recent_pr is None:
+    if form.recent_pr is None and not in_server:
+        lines.append("PR: none here: matches outside servers are not graded (on a server "
+                     "every match is graded when it ends, where the AI is on).")
+    elif form.recent_pr is None:
         lines.append("PR: no analysed standard match yet (every match is graded when it "
                      "ends, where the AI is on).")
     else:
         n = min(len(form.matches), RECENT_MATCHES)
-        lines.append(f"PR over the last {n} analysed match{'es' if n != 1 else ''}: "
+        lines.append(f"PR over the last {counted(n, 'analysed match')}: "
                      f"{form.recent_pr:.2f} ({grade(form.recent_pr)}), "
-                     f"{form.recent_decisions} decisions (GNU 1-ply; lower is better)")
+                     f"{counted(form.recent_decisions, 'decision')} (GNU 1-ply; lower is "
+                     "better)")
         lines.append("PR by month: " + ", ".join(
-            f"{month} {pr:.2f} ({count} match{'es' if count != 1 else ''})"
+            f"{month} {pr:.2f} ({counted(count, 'match')})"
             for month, pr, count in form.months))
         lines.extend(best_and_worst(form))
     answered, right = form.puzzles
@@ -155,7 +161,8 @@ def best_and_worst(form: Form) -> list[str]:
 def pr_board_line(r: dict[str, Any]) -> str:
     pr = pr_of(float(r["lost"]), int(r["decisions"]))
     return (f"{r['rank']:>3}. {r['name']:<20} PR {pr:6.2f} {grade(pr):<18} "
-            f"{r['decisions']:>5} decisions, {r['matches']} matches")
+            f"{r['decisions']:>5} {counted(r['decisions'], 'decision', digits=False)}, "
+            f"{counted(r['matches'], 'match')}")
 
 
 def puzzle_board_line(r: dict[str, Any]) -> str:

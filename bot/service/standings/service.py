@@ -21,6 +21,7 @@ from bot.service.standings.form import (
     puzzle_board_line,
 )
 from bot.storage.interface import MatchStatus, Storage, Transaction
+from engine.words import counted
 
 MAX_PAGE = 100_000
 RECENT = 8
@@ -124,7 +125,7 @@ class Standings:
         if order == "pr":
             head = (f"PR leaderboard: analysed standard matches at GNU 1-ply, players with "
                     f"at least {MIN_PR_DECISIONS} decisions; lower is better")
-            yours = (f"(you: {mine['decisions']} analysed decisions, PR "
+            yours = (f"(you: {counted(mine['decisions'], 'analysed decision')}, PR "
                      f"{500 * mine['lost'] / mine['decisions']:.2f}: the list needs "
                      f"{MIN_PR_DECISIONS})" if mine and mine["decisions"] < MIN_PR_DECISIONS
                      else "")
@@ -200,7 +201,7 @@ class Standings:
             lines.append(f"vs {names[opp]}: {won}-{lost}")
         if personal is not None:
             lines.append(f"personal rating (games outside servers): {personal:.1f}")
-        lines.extend(form_lines(form))
+        lines.extend(form_lines(form, place.in_server))
         return Reply(ok=True, text="\n".join(lines), pictures=(self._card(
             target, s, form, personal=not place.in_server, personal_rating=personal),))
 

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.config import Config
+from bot.names import display_name
 from bot.service.core.replies import Mention, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import MatchState
@@ -27,6 +28,7 @@ from bot.service.tournaments.data import (
     Loaded,
     TournamentData,
     check_organiser,
+    deadline_notices,
     deadlines,
     find,
     pairing_line,
@@ -38,6 +40,7 @@ from bot.storage.interface import MatchStatus, TournamentStatus, Transaction, cl
 from engine.errors import BackgammonError
 from engine.player import Player
 from engine.tournament import Pairing, Reason, TournamentState
+from engine.words import counted, sentence
 
 REASON_LIMIT = 200
 PLAYER_KINDS = ("play", "double", "take", "drop", "beaver", "resign", "choice")
@@ -137,7 +140,7 @@ class TournamentAdmin:
         try:
             return state.pairing(clean_text(pairing).strip().upper())
         except BackgammonError as error:
-            raise Refusal(str(error)) from None
+            raise Refusal(sentence(str(error))) from None
 
     # ------------------------------------------------------------------ results
 
@@ -162,10 +165,14 @@ class TournamentAdmin:
             data = loaded.data
             state = data.started
             p = self._pairing(state, pairing)
+            if str(winner) not in p.players:  # named, never by a raw id (issue 42 item 9)
+                who = await named(tx, data, winner)
+                raise Refusal(f"{who} does not play in {p.id}; the winner is "
+                              f"{state.name(p.a)} or {state.name(p.b)}.")
             try:
                 after = state.record_result(p.id, str(winner), score, Reason.ORGANISER)
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             data = replace(data, notes=(*data.notes, (p.id, reason)),
                            claims=tuple(c for c in data.claims if c.pairing != p.id))
             head = [f"{loaded.title}: the organiser decides "
@@ -187,10 +194,10 @@ class TournamentAdmin:
             if row.status is TournamentStatus.PAUSED:
                 raise Refusal(f"{loaded.title} is paused: its deadlines are stopped.")
             if row.deadline is None or row.deadline > self.runner.now():
-                when = f"its deadline, {row.deadline} (UTC)" if row.deadline else \
-                    "a deadline (this round has none)"
+                when = "its deadline" if row.deadline else "a deadline (this round has none)"
                 raise Refusal(f"A match can be claimed only after {when}. Until then, play "
-                              "it; the organiser can decide it with /tournament-admin result.")
+                              "it; the organiser can decide it with /tournament-admin result.",
+                              deadline_notices(row.deadline))
             if data.claim_of(p.id) is not None:
                 raise Refusal(f"{p.id} is already claimed; the organiser will confirm it.")
             opponent = p.opponent(str(actor.id))
@@ -240,7 +247,7 @@ class TournamentAdmin:
             try:
                 after = state.record_result(p.id, str(claim.claimant), None, Reason.FORFEIT)
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             data = replace(data, notes=(*data.notes, (p.id, "claim at the deadline "
                                                      "confirmed by the organiser")),
                            claims=tuple(c for c in data.claims if c.pairing != p.id))
@@ -261,7 +268,7 @@ class TournamentAdmin:
             loaded = await find_with_matches(tx, place, tournament)
             check_organiser(loaded, actor, is_organiser, "remove a player")
             data = loaded.data
-            who = data.name(user)
+            who = await named(tx, data, user)
             if data.entrant(user) is None:
                 raise Refusal(f"{who} is not in {loaded.title}.")
             if loaded.row.status is TournamentStatus.SIGNUP:
@@ -275,7 +282,7 @@ class TournamentAdmin:
             try:
                 after = state.remove_player(str(user))
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             head = [f"{loaded.title}: the organiser removes {who}."]
             data = replace(data, claims=tuple(c for c in data.claims
                                               if pending is None or c.pairing != pending.id))
@@ -300,10 +307,11 @@ class TournamentAdmin:
             engine = loaded.data.engine
             why = ("Sign-up closed: the tournament was cancelled before it started."
                    if engine is None else
-                   f"Sign-up closed: the tournament started with {len(engine.seeds)} "
-                   f"players and was cancelled in round {engine.round}.")
+                   "Sign-up closed: the tournament started with "
+                   f"{counted(len(engine.seeds), 'player')} and was cancelled in round "
+                   f"{engine.round}.")
             return Reply(ok=True, text=f"{loaded.title} is cancelled"
-                         + (f"; {closed} open match(es) with it." if closed else "."),
+                         + (f"; {counted(closed, 'open match')} with it." if closed else "."),
                          version=saved.version, tournament_id=saved.id,
                          retire=self.tournaments.closed_signup(replace(loaded, row=saved),
                                                                why))
@@ -344,9 +352,20 @@ class TournamentAdmin:
                                status=TournamentStatus.RUNNING,
                                **deadlines(self.runner.clock(), data.paused_left,
                                            self.config.tournament.reminder_hours))
-            when = f" The round's deadline is now {saved.deadline} (UTC)." if saved.deadline \
-                else ""
-            return Reply(ok=True, text=f"{loaded.title} resumes.{when}",
+            return Reply(ok=True, text=f"{loaded.title} resumes.",
+                         notify=deadline_notices(saved.deadline, "The round's deadline is now "),
                          version=saved.version, tournament_id=saved.id)
 
         return await self.runner.transact(place, actor, body)
+
+
+async def named(tx: Transaction, data: TournamentData, user: int) -> str:
+    """How a refusal names ``user``: his name in the tournament, else the name he is known
+    by here (cleaned), never his raw id."""
+    if data.entrant(user) is not None:
+        return data.name(user)
+    known = await tx.get_user(user)
+    return display_name(known.name, UNNAMED) if known is not None else UNNAMED
+
+
+UNNAMED = "The user you named"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.service.core.replies import MessageRef, Refusal
+from bot.service.core.replies import MessageRef, Moment, Notice, Refusal, notice
 from bot.service.core.values import MAX_ID, Actor, Place
 from bot.storage.interface import TournamentRow, TournamentStatus, Transaction, clean_name
 from engine.tournament import Pairing, Reason, TournamentConfig, TournamentState
@@ -228,3 +228,13 @@ def pairing_line(data: TournamentData, p: Pairing) -> str:
         return text + f": {data.name(r.winner)} won{score} ({note})"
     return (text + f": {data.name(r.winner)} won{score} ({r.reason.value}"
             + (f": {note}" if note else "") + ")")
+
+
+def deadline_notices(deadline: str | None, head: str = "The round's deadline: "
+                     ) -> tuple[Notice, ...]:
+    """The round's deadline as a line each adapter writes in its reader's time (a
+    :class:`Moment`: Discord's timestamp markup, the console's local time); none without
+    one."""
+    if not deadline:
+        return ()
+    return (notice(head, Moment(datetime.fromisoformat(deadline)), "."),)

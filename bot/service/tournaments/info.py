@@ -7,15 +7,17 @@ channel when it set one (``/settings``), else to the tournament's channel."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from bot.config import Config
-from bot.service.core.replies import Mention, Notice, Refusal, Reply, notice
+from bot.service.core.replies import Mention, Moment, Notice, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import Place, bad_ids
 from bot.service.settings.service import SettingsService
-from bot.service.tournaments.data import OPEN, find, pairing_line, read
+from bot.service.tournaments.data import OPEN, deadline_notices, find, pairing_line, read
 from bot.storage.interface import TournamentStatus, Transaction
 from engine.tournament import TournamentState
+from engine.words import counted
 
 LIST_LIMIT = 15
 
@@ -59,8 +61,7 @@ class TournamentInfo:
         if state.finished:
             lines.append(f"Champion: {data.name(state.champion)}.")
         else:
-            lines.append(f"Round {state.round} of {state.rounds_planned}"
-                         + (f", deadline {row.deadline} (UTC)" if row.deadline else "") + ".")
+            lines.append(f"Round {state.round} of {state.rounds_planned}.")
         for p in state.pending:
             where = made.get(p.id)
             lines.append(pairing_line(data, p)
@@ -72,7 +73,8 @@ class TournamentInfo:
         top = state.standings()[:8]
         lines.append("Standings: " + ", ".join(
             f"{x.place}. {x.name} ({x.score})" for x in top) + ".")
-        return Reply(ok=True, text="\n".join(lines), tournament_id=row.id)
+        shown = deadline_notices(row.deadline) if not state.finished else ()
+        return Reply(ok=True, text="\n".join(lines), notify=shown, tournament_id=row.id)
 
     async def listing(self, place: Place) -> Reply:
         if (bad := bad_ids(place)) is not None:
@@ -87,7 +89,7 @@ class TournamentInfo:
         for row in rows[-LIST_LIMIT:]:
             loaded = read(row)
             lines.append(f"#{row.id} {row.name}: {loaded.settings.tournament.format.label}, "
-                         f"{row.status.value}, {len(loaded.data.entrants)} players"
+                         f"{row.status.value}, {counted(len(loaded.data.entrants), 'player')}"
                          + (f", round {row.round}" if row.round else ""))
         return Reply(ok=True, text="\n".join(lines), ephemeral=True)
 
@@ -130,23 +132,24 @@ class TournamentInfo:
                 if state is None:
                     continue
                 made = await tx.tournament_matches(row.id)
-                if row.remind_at and row.remind_at <= now and row.reminded_round < row.round:
+                if row.remind_at and row.deadline and row.remind_at <= now and (
+                        row.reminded_round < row.round):
                     if await tx.claim_tournament_notice(row.id, "reminder", row.round):
                         for p in state.pending:
                             where = made.get(p.id)
                             channel = where.channel_id if where else row.channel_id
                             mentions = [Mention(int(x), loaded.data.name(x)) for x in p.players]
                             out.append((channel, notice(
-                                *mentions, f": your {loaded.title} match {p.id} must end by "
-                                f"{row.deadline} (UTC).")))
+                                *mentions, f": your {loaded.title} match {p.id} must end by ",
+                                Moment(datetime.fromisoformat(row.deadline)), ".")))
                 if row.deadline and row.deadline <= now and row.expired_round < row.round:
                     if await tx.claim_tournament_notice(row.id, "expired", row.round):
                         out.append((announce.get(row.guild_id) or row.channel_id, notice(
                             Mention(row.organiser_id), f": the deadline of round {row.round} "
-                            f"of {loaded.title} has passed with {len(state.pending)} match(es) "
-                            "unfinished. A player whose opponent never played can "
-                            "/tournament claim; the organiser confirms, or decides with "
-                            "/tournament-admin result.")))
+                            f"of {loaded.title} has passed with "
+                            f"{counted(len(state.pending), 'match')} unfinished. A player "
+                            "whose opponent never played can /tournament claim; the "
+                            "organiser confirms, or decides with /tournament-admin result.")))
             return out
 
         return await self.runner.storage.run(work)

@@ -43,6 +43,7 @@ from engine.tournament import (
     Reason,
     TournamentState,
 )
+from engine.words import article
 
 OPENING_RETRY = timedelta(minutes=5)
 """A pairing taken on by a process that made no match within this time is offered again."""
@@ -99,15 +100,15 @@ def round_lines(loaded: Loaded, data: TournamentData, before: TournamentState | 
     return lines, notes
 
 
-def bracket_picture(title: str, state: TournamentState, data: TournamentData) -> Picture:
-    """The bracket (or standings) as it stands after a result, with its text alternative:
-    posted with the end of every tournament match (issue 17: "updated after each
-    result")."""
+def bracket_picture(number: int, state: TournamentState, data: TournamentData) -> Picture:
+    """The bracket (or standings) as it stands after a result, with its text alternative
+    (tournament ``number``'s, its name once: the alternative begins with it): posted with
+    the end of every tournament match (issue 17: "updated after each result")."""
     from render.bracket import alt_text  # Pillow only when a tournament match ends
 
     names = tuple((str(e.user), e.name) for e in data.entrants)
     return Picture(PictureKind.BRACKET, BracketData(state, names), "bracket.png",
-                   f"{title}: " + alt_text(state, dict(names)))
+                   f"#{number} " + alt_text(state, dict(names)))
 
 
 class TournamentPlay:
@@ -188,7 +189,8 @@ class TournamentPlay:
         if not made.ok:
             return made
         started = await self.challenges.accept(place, b)
-        head = (f"{opening.title} ({opening.label}, a {opening.length}-point match, rated). "
+        head = (f"{opening.title} ({opening.label}, {article(f'{opening.length}-point match')}, "
+                "rated). "
                 "The match is on:")
         return replace(started, text=head + "\n" + started.text,
                        notify=(notice(a.mention, " v ", b.mention,
@@ -246,6 +248,6 @@ class TournamentPlay:
         lines, notes = round_lines(loaded, new, state)
         work.lines.extend(lines)
         work.notify.extend(notes)
-        work.pictures.append(bracket_picture(loaded.title, new_state, new))
+        work.pictures.append(bracket_picture(loaded.row.id, new_state, new))
         if new_state.new_pairings(state):
             work.tx.on_commit(self.wake)

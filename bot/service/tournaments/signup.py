@@ -47,6 +47,7 @@ from bot.service.tournaments.data import (
     Signup,
     TournamentData,
     check_organiser,
+    deadline_notices,
     deadlines,
     find,
     iso,
@@ -66,6 +67,7 @@ from engine.tournament import (
     TournamentState,
 )
 from engine.variant import get_variant
+from engine.words import counted, sentence
 
 NAME_LIMIT = 60
 
@@ -111,7 +113,7 @@ class Tournaments:
                            *(n for _, n in lengths.rounds)}:
                 Match.new(points, options, variant_cls)
         except (BackgammonError, ValueError) as error:
-            raise Refusal(str(error)[:300]) from None
+            raise Refusal(sentence(str(error)[:300])) from None
         hours = self.config.tournament.round_hours if round_hours is None else round_hours
         return Settings(config, variant_cls.name, options.to_dict(), float(hours))
 
@@ -176,14 +178,15 @@ class Tournaments:
         count = f"{len(data.entrants)}" + (f" of {cfg.max_players}" if cfg.max_players else "")
         names = ", ".join(e.name for e in data.entrants)
         lines = [f"Tournament {loaded.title}: {cfg.format.label}, {cfg.lengths.describe()}"
-                 + (f", {cfg.swiss_rounds} rounds" if cfg.swiss_rounds else "")
+                 + (f", {counted(cfg.swiss_rounds, 'round')}" if cfg.swiss_rounds else "")
                  + f", {get_variant(s.variant).title}.",
                  f"Rules: {'; '.join(rules)}.",
                  f"Signed up: {count}" + (f": {names}." if names else ".")]
         if row.signup_until:
             lines.append(f"Sign-up closes at {row.signup_until} (UTC).")
         if s.round_hours:
-            lines.append(f"Each round lasts {s.round_hours:g} hours.")
+            lines.append(f"Each round lasts {s.round_hours:g} "
+                         f"{'hour' if s.round_hours == 1 else 'hours'}.")
         lines.append(f"Lots for equal ratings come from a seed whose SHA-256 is "
                      f"{data.lot_hash}; it is revealed at the start.")
         if row.status is TournamentStatus.SIGNUP:
@@ -226,12 +229,12 @@ class Tournaments:
                 raise Refusal(f"You are already signed up for {loaded.title}; "
                               "/tournament leave takes you off the list.")
             if row.signup_until and row.signup_until <= self.runner.now():
-                raise Refusal(f"Sign-up for {loaded.title} closed at {row.signup_until} "
-                              "(UTC).")
+                raise Refusal(f"Sign-up for {loaded.title} is closed.",
+                              deadline_notices(row.signup_until, "It closed on "))
             cap = loaded.settings.tournament.max_players
             if cap is not None and len(data.entrants) >= cap:
-                raise Refusal(f"{loaded.title} is full ({cap} players). Ask the organiser "
-                              "whether a place frees up.")
+                raise Refusal(f"{loaded.title} is full ({counted(cap, 'player')}). Ask the "
+                              "organiser whether a place frees up.")
             signup = Signup(actor.id, actor.name)
             new = replace(data, entrants=(*data.entrants, signup))
             saved = await save(tx, loaded, new)
@@ -276,13 +279,13 @@ class Tournaments:
             try:
                 state = TournamentState.start(loaded.settings.tournament, entrants, dice.die)
             except BackgammonError as error:
-                raise Refusal(str(error)) from None
+                raise Refusal(sentence(str(error))) from None
             new = replace(data, engine=state, lots_drawn=dice.drawn)
             now = self.runner.clock()
             saved = await save(tx, loaded, new, status=TournamentStatus.RUNNING,
                                **deadlines(now, loaded.settings.round_hours * 3600,
                                            self.config.tournament.reminder_hours))
-            lines = [f"{loaded.title} starts with {len(entrants)} players.",
+            lines = [f"{loaded.title} starts with {counted(len(entrants), 'player')}.",
                      "Seeds: " + ", ".join(
                          f"{s.seed}. {s.entrant.display}"
                          + (f" ({s.entrant.rating:.0f})" if s.entrant.rating is not None
@@ -301,12 +304,12 @@ class Tournaments:
             lines.append(f"Anyone can recompute the seeding: "
                          f"`{lots.command(data.lot_seed, data.lot_hash, entrants)}`.")
             more, notes = round_lines(loaded, new, None)
-            if saved.deadline:
-                more.append(f"Round deadline: {saved.deadline} (UTC).")
+            notes = [*notes, *deadline_notices(saved.deadline)]
             tx.on_commit(self.play.wake)
             closed = self.closed_signup(
                 Loaded(saved, loaded.settings, new),
-                f"Sign-up closed: {loaded.title} started with {len(entrants)} players.")
+                f"Sign-up closed: {loaded.title} started with "
+                f"{counted(len(entrants), 'player')}.")
             return Reply(ok=True, text="\n".join(lines + more), notify=tuple(notes),
                          version=saved.version, retire=closed)
 

@@ -69,3 +69,8 @@ class ChouetteTransaction(Protocol):
         """Each user's points won (+) or lost (-) at this chouette so far, exactly (a
         share may be a half or a third: migration 0006)."""
         ...
+
+    async def chouette_game_points(self, game_id: int) -> list[tuple[int, Fraction]]:
+        """The settlement of one chouette game: each user's points, exactly, in the order
+        settled (empty while the game is not settled)."""
+        ...

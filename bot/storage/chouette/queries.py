@@ -87,6 +87,12 @@ class ChouetteQueries(SqlPrimitives):
             (chouette_id,))
         return {int(r[0]): int(r[1]) for r in rows}
 
+    async def chouette_game_points(self, game_id: int) -> list[tuple[int, Fraction]]:
+        rows = await self._all(
+            "SELECT user_id, points, points_den FROM ledger WHERE game_id = ? AND "
+            "chouette_id IS NOT NULL ORDER BY id", (game_id,))
+        return [(int(user), Fraction(int(points), int(den))) for user, points, den in rows]
+
     async def chouette_points(self, chouette_id: int) -> dict[int, Fraction]:
         rows = await self._all(
             "SELECT user_id, points, points_den FROM ledger WHERE chouette_id = ? ORDER BY id",

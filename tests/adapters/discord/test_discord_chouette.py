@@ -120,7 +120,7 @@ async def test_a_chouette_game_from_open_to_the_leaderboard(fake: FakeDiscord, t
         offer = await record.public()
         assert "alice doubles to 2" in offer.text
         assert "Partners' answers: carol not yet (goes with the captain)." in offer.text
-        assert f"<@{carol.id}>: answer the box's double for yourselves" in offer.content
+        assert f"<@{carol.id}>: answer the box's double for yourself" in offer.content
         assert sorted(offer.labels()) == ["Drop", "Take"]
         assert button_users(offer, "Take") == sorted([bob.id, carol.id])
         record = await fake.click(dave, offer, "Take")
@@ -176,7 +176,7 @@ async def test_a_chouette_game_from_open_to_the_leaderboard(fake: FakeDiscord, t
 
         record = await fake.slash(dave, "chouette status")
         status = await private(record)
-        assert "Chouette (playing), 1 game(s) played" in status
+        assert "Chouette (playing), 1 game played" in status
         assert "1. bob (box, threw 5) +25" in status
         assert "2. carol (captain, threw 4) -5" in status
         assert "3. alice (partner, threw 6) -20" in status

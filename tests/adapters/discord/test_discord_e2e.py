@@ -395,7 +395,7 @@ async def test_replay_analyze_and_stats_answer_with_pictures(fake: FakeDiscord,
         assert "Replay of game 1" in replay.content
         image, alt = _picture(replay, "-replay.gif", "GIF")
         assert getattr(image, "n_frames", 1) == 1 + 2 + 1  # a play, double, drop, result
-        assert alt.startswith("Replay of the game between alice and bob: 1 plays, 2 cube")
+        assert alt.startswith("Replay of the game between alice and bob: 1 play, 2 cube")
         missing = await fake.slash(carol, "replay", game=5)
         assert "There is no game 5" in await private(missing)
 

@@ -49,7 +49,7 @@ async def test_a_match_graded_in_the_background_and_a_puzzle_answered(
         grades = next(m for m in fake.channel_messages(fake.channel_id)
                       if "Grades of the 1-point match" in m.text)
         assert grades.interaction_id is None  # posted to the channel, not a follow-up
-        assert "bob over the match: 1 decisions" in grades.text and "PR " in grades.text
+        assert "bob over the match: 1 decision," in grades.text and "PR " in grades.text
         assert any(n.endswith("-summary.png") for n in grades.files)
         assert any(n.endswith("-analysis.png") for n in grades.files)
         assert all(grades.descriptions.get(n) for n in grades.files)  # alt texts

@@ -52,7 +52,7 @@ async def test_analyze_keeps_its_analysis_and_answers_from_the_store(
     ok(await service.answer_resignation(HERE, BOB, True))  # game 1 over, bob 1-0
     first = ok(await service.analyze(HERE, ALICE, 1))
     assert ai.analyses == 1
-    assert "bob: 1 decisions, error rate" in first.text  # the error rate is still there
+    assert "bob: 1 decision, error rate" in first.text  # the error rate is still there
     assert "PR " in first.text and "luck " in first.text and "mEMG/roll" in first.text
     again = ok(await service.analyze(HERE, BOB, 1))
     assert ai.analyses == 1 and again.text == first.text  # from the store, anyone

@@ -76,7 +76,7 @@ async def test_a_match_is_queued_graded_once_and_its_grades_posted_once(
     ((channel, reply),) = posts.sent
     assert channel == HERE.channel_id and reply.ok and not reply.ephemeral
     assert "Grades of the 1-point match alice - bob" in reply.text
-    assert "bob over the match: 1 decisions" in reply.text and "PR " in reply.text
+    assert "bob over the match: 1 decision," in reply.text and "PR " in reply.text
     assert "luck" in reply.text and "luck-adjusted" in reply.text
     kinds = [p.kind for p in reply.pictures]
     assert kinds == [PictureKind.SUMMARY, PictureKind.CHART]

@@ -87,7 +87,7 @@ async def test_a_puzzle_from_a_kept_analysis_shown_answered_and_scored(
     assert board_text.splitlines()[2].split()[:3] == ["2.", "carol", "0"]
     # Nothing left for carol: said so.
     none = await service.puzzle(HERE, CAROL)
-    assert not none.ok and "answered all 1 puzzles" in none.text
+    assert not none.ok and "answered the only puzzle of this server" in none.text
 
 
 async def test_answers_that_are_no_answer_are_refused_saying_why(tmp_path: Path,

@@ -160,7 +160,7 @@ async def test_refusals_say_what_is_allowed(tmp_path: Path) -> None:
     await start(service, length=3)
     for option, said in (("99", "There is no step 99: /steps lists 1 to 16."),
                          ("13/8", "13/8 is not a step you can take now"),
-                         ("²", "² is not a step you can take now")):
+                         ("²", "² is not understood")):
         refused = await step(service, option)
         assert not refused.ok and said in refused.text, refused.text
     refused = await service.act(Action.STEP, HERE, ALICE)

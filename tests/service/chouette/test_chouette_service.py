@@ -492,7 +492,7 @@ async def test_after_a_partner_s_drop_the_prompt_asks_only_the_others(tmp_path: 
     ok(await host.games.double(HERE, ALICE))
     reply = ok(await host.games.drop(HERE, CAROL))
     asked = [plain(n) for n in reply.notify if "answer the box's double" in plain(n)]
-    assert asked == ["@dave: answer the box's double for yourselves with /take or /drop "
+    assert asked == ["@dave: answer the box's double for yourself with /take or /drop "
                      "before the captain does; the captain's answer closes it."]
     take = next(b for b in reply.buttons if b.action is Action.TAKE)
     assert set(take.users) == {BOB.id, DAVE.id}

@@ -120,7 +120,8 @@ CASES: list[tuple[str, Call, tuple[str, ...]]] = [
      ("not your turn", "alice must play")),
     ("opponent rolls", lambda s: s.roll(PLACE, BLACK), ("not your turn",)),
     ("opponent answers a resignation that was not offered",
-     lambda s: s.answer_resignation(PLACE, BLACK, True), ("not your turn",)),
+     lambda s: s.answer_resignation(PLACE, BLACK, True),
+     ("no resignation to answer", "alice must play")),  # issue 42 item 2
     ("challenger accepts", lambda s: s.accept(CHALLENGED, WHITE), ("you made this challenge",)),
     ("stranger accepts", lambda s: s.accept(CHALLENGED, SPECTATOR), ("not you",)),
     ("challenger declines", lambda s: s.decline(CHALLENGED, WHITE), ("/cancel",)),

@@ -216,7 +216,7 @@ async def test_stop_ends_a_money_session_between_games(tmp_path: Path) -> None:
     reply = await service.stop(HERE, BOB)
     assert reply.ok, reply.text
     assert "bob ends the money session." in reply.text
-    assert "Session after 1 game(s): alice +1, bob -1 points (+5 / -5 at 5 a point)." in (
+    assert "Session after 1 game: alice +1, bob -1 point (+5 / -5 at 5 a point)." in (
         reply.text)
     assert [b.action for b in reply.buttons] == [Action.REMATCH]
     gone = await service.roll(HERE, ALICE)

@@ -106,13 +106,16 @@ async def test_show_says_where_each_value_comes_from(tmp_path: Path) -> None:
     assert "ai: off (default) (the bot's operator runs no AI)" in text
     assert "organiser_role: @Directors (default)" in text
     assert "claim_after_minutes: 90 minutes (1 hour 30 minutes) (default)" in text
-    assert text[-1] == "rules: the operator's defaults"
+    # Issue 42 item 3: each rule option is listed under its key, as the unknown-key
+    # refusal promises.
+    assert text[-1].startswith("rules.<option> by the operator's defaults: cube on, ")
+    assert "jacoby on" in text[-1] and "max_cube 64" in text[-1]
     assert (await put(service, "jacoby", "off")).ok
     assert (await put(service, "game_channels", "71, #72")).ok
     text = lines(await service.settings_show(HERE, ADMIN))
     assert "game_channels: #71, #72 (set here)" in text
-    assert text[-1] == ("rules set here: jacoby off; the other rule options: the operator's "
-                        "defaults")
+    assert text[-2] == "rules.<option> set here: jacoby off"
+    assert "cube on" in text[-1] and "jacoby" not in text[-1]
     one = await service.settings_show(HERE, ADMIN, "game-channels")
     assert one.notify[0] == ("game_channels", ": ", ChannelMention(71), ", ",
                              ChannelMention(72), " (set here)")
@@ -145,6 +148,8 @@ async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
                 raise AssertionError(setting.key)
     shown = await service.settings_show(HERE, ADMIN)
     assert len(shown.notify) == len([s for s in SETTINGS if not s.rule]) + 1
+    assert all(f"{s.key.removeprefix('rules.')} " in private_text(shown)
+               for s in SETTINGS if s.rule)  # each rule listed with its value (issue 42)
     assert len(private_text(shown)) <= MAX_CONTENT
 
 

@@ -28,6 +28,7 @@ from tournament_play import (
 
 from bot.config import Config
 from bot.service.core import fairdice
+from bot.service.core.replies import Mention
 from bot.service.core.values import Place
 from bot.service.game import GameService
 from bot.service.tournaments.data import TournamentData
@@ -155,7 +156,7 @@ async def test_refusals_explain_themselves_and_change_nothing(tmp_path: Path) ->
     assert not refused.ok and refused.ephemeral and "Only organisers" in refused.text
     bad = await service.tournament_create(HALL, ORGANISER, is_organiser=True, name="x",
                                           format="ladder")
-    assert not bad.ok and "unknown tournament format" in bad.text
+    assert not bad.ok and "Unknown tournament format" in bad.text
     bad = await service.tournament_create(HALL, ORGANISER, is_organiser=True, name="x",
                                           format="swiss", length="0")
     assert not bad.ok and "1 to 25" in bad.text
@@ -249,7 +250,7 @@ async def test_deadlines_remind_once_and_claims_need_the_organiser(tmp_path: Pat
     clock.now += timedelta(hours=13)  # the reminder: 12 hours before the deadline
     due = await service.tournament_due()
     assert len(due) == 1 and due[0][0] == match.channel_id
-    assert {p.user_id for p in due[0][1] if not isinstance(p, str)} == {1, 2}
+    assert {p.user_id for p in due[0][1] if isinstance(p, Mention)} == {1, 2}
     restarted = GameService(service.storage, Config(), dice=Script(then=DICE), clock=clock)
     assert await restarted.tournament_due() == []  # once, even after a restart
     clock.now += timedelta(hours=12)

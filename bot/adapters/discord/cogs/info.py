@@ -20,6 +20,13 @@ if TYPE_CHECKING:
 ORDERS = [app_commands.Choice(name=n, value=n)
           for n in ("rating", "money", "wins", "pr", "puzzles")]
 EXPORT_FORMATS = [app_commands.Choice(name=f, value=f) for f in FORMATS]
+START_TIPS = ("Start with `/challenge @user` (options: `length` or `stake`, `variant`, `rated`, "
+              "`hints` to allow `/hint` in a rated match, `level` against me, and the rule "
+              "options); the buttons under each board show what you can do next. A finished "
+              "play can be taken back (`/undo`) until the opponent rolls: after a play his "
+              "throw waits for him, even when he may not double. Chouette: `/chouette open`, "
+              "the others `/chouette join`, then `/chouette start`.")
+"""The last line of ``/help``: how to start, and the options of ``/challenge``."""
 
 
 class InfoCog(ServiceCog):
@@ -91,11 +98,7 @@ class InfoCog(ServiceCog):
                      "money play and games against me (your personal rating); chouette, "
                      "tournaments and the leaderboard need a server. There, **Refresh** "
                      "under a board shows the game now.")
-        lines.append("Start with `/challenge @user`; the buttons under each board show "
-                     "what you can do next. A finished play can be taken back (`/undo`) "
-                     "until the opponent rolls: after a play his throw waits for him, even "
-                     "when he may not double. Chouette: `/chouette open`, the others "
-                     "`/chouette join`, then `/chouette start`.")
+        lines.append(START_TIPS)
         # An embed's description holds 4096 characters (a message 2000): the list of
         # every command fits whole as the bot grows.
         embed = discord.Embed(title=lines[0].strip("*"), description="\n".join(lines[1:]),

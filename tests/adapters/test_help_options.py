@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.adapters.console import HELP
+from bot.adapters.console.help import HELP
 from bot.adapters.discord.cogs.info import START_TIPS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -29,6 +29,7 @@ from bot.service.records import ratings
 from bot.storage.interface import GameRow, MatchRow
 from engine.player import Player
 from engine.scoring import Result
+from engine.words import counted
 
 TOLERANCE = 1e-6
 """How far a stored rating may be from the recount's (floating point)."""
@@ -88,7 +89,7 @@ def check_money(db: sqlite3.Connection, games: Mapping[int, Played]) -> list[str
         if (game_id not in by_game and played.result is not None and played.match.length == 0
                 and played.match.chouette_id is None):
             out.append(f"{where(played)}: a finished money game with no ledger rows (the "
-                       f"record gives {played.result.points} point(s) to user "
+                       f"record gives {counted(played.result.points, 'point')} to user "
                        f"{winner_of(played)})")
     return out
 
@@ -103,7 +104,7 @@ def _money_of_game(played: Played, rows: list[tuple[int, int, Fraction, int]]) -
         exact = points * stake
         if abs(amount - exact) >= 1 and amount != money.clamp(int(exact)):
             out.append(f"ledger row {rid} ({where(played)}, user {user}): amount {amount}, "
-                       f"but {points} point(s) at a stake of {stake} make {exact}")
+                       f"but {counted(points, 'point')} at a stake of {stake} make {exact}")
     if played.match.chouette_id is not None or played.match.length != 0:
         return out
     result = played.result
@@ -126,7 +127,7 @@ def _money_of_game(played: Played, rows: list[tuple[int, int, Fraction, int]]) -
 def _money(entry: tuple[Fraction, int] | None) -> str:
     if entry is None:
         return "nothing"
-    return f"{entry[0]} point(s), amount {entry[1]}"
+    return f"{counted(entry[0], 'point')}, amount {entry[1]}"
 
 
 def where(played: Played) -> str:

@@ -123,8 +123,8 @@ def test_check_names_a_ledger_amount_changed_by_hand(sound: Path) -> None:
     problems = check(copy).problems
     assert any("ledger rows do not add up to zero (points 0, amounts 54)" in p
                for p in problems), problems
-    assert any("amount 60, but 2 point(s) at a stake of 3 make 6" in p for p in problems)
-    assert any("user 1's ledger is 2 point(s), amount 60, the game's record gives 2 point(s), "
+    assert any("amount 60, but 2 points at a stake of 3 make 6" in p for p in problems)
+    assert any("user 1's ledger is 2 points, amount 60, the game's record gives 2 points, "
                "amount 6" in p for p in problems), problems
     result = cli("check", str(copy), cwd=copy.parent)
     assert result.returncode == 1 and "amount 60" in result.stdout

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.adapters.console.screen import Screen
 from bot.service.core.replies import Action, Reply
+from engine.words import counted
 
 DEMO_BOUND = 1_000_000
 """The most actions one ``/demo`` makes: far beyond the longest match (a 25-point match
@@ -34,8 +35,8 @@ async def play_demo(console: Screen, limit: int = DEMO_BOUND) -> None:
                             "(/challenge @bob) or go to its channel (/channel NAME).")
             return
         if made >= limit:
-            console.say(f"  /demo stopped after {made} actions, its bound, with {name} to "
-                        "act: type /demo to go on.")
+            console.say(f"  /demo stopped after {counted(made, 'action')}, its bound, with "
+                        f"{name} to act: type /demo to go on.")
             return
         actor = console.actor(name)
         reply = await service.board(console.place, actor)
@@ -52,7 +53,8 @@ async def play_demo(console: Screen, limit: int = DEMO_BOUND) -> None:
         else:
             plays = await service.suggestions(console.place, actor, "", limit=1)
             if not plays:
-                console.say(f"  /demo stopped after {made} actions: {name} is to act, but "
+                console.say(f"  /demo stopped after {counted(made, 'action')}: {name} is to "
+                            "act, but "
                             "neither a roll, a take, an answer nor a play is offered to "
                             f"him (/board shows what the game waits for).")
                 return
@@ -63,7 +65,7 @@ async def play_demo(console: Screen, limit: int = DEMO_BOUND) -> None:
             return
         await console.show(result)
         if not result.ok:
-            console.say(f"  /demo stopped after {made - 1} actions: {name}'s move was "
+            console.say(f"  /demo stopped after {counted(made - 1, 'action')}: {name}'s move was "
                         "refused (above).")
             return
         if game_ended(result):
@@ -79,6 +81,6 @@ def game_ended(result: Reply) -> bool:
 
 
 def stopping(made: int) -> str:
-    return (f"  /demo stopped after {made} actions: the console is stopping (Ctrl-C or "
+    return (f"  /demo stopped after {counted(made, 'action')}: the console is stopping (Ctrl-C or "
             "SIGTERM). Every move made is saved: start the console again and type /demo "
             "to go on.")

@@ -144,18 +144,18 @@ def best_and_worst(form: Form) -> list[str]:
                 f"decision{'s' if m.decisions != 1 else ''})")
 
     if form.best is not None and form.worst is not None:
-        among = (f"none of your matches has the {need} decisions a match needs to count, "
-                 "so these say little" if form.short
-                 else f"among your matches of at least {need} decisions")
+        among = (f"none of your matches has the {counted(need, 'decision')} a match needs "
+                 "to count, so these say little" if form.short
+                 else f"among your matches of at least {counted(need, 'decision')}")
         return [f"best match: {one(form.best)}; worst: {one(form.worst)} ({among})"]
     if form.only is None:
         return []
     if form.short:
         return [f"one analysed match: {one(form.only)}; a best and a worst match need two "
-                f"matches of at least {need} decisions each"]
+                f"matches of at least {counted(need, 'decision')} each"]
     others = " (your other matches have fewer)" if len(form.matches) > 1 else ""
-    return [f"one match of at least {need} decisions: {one(form.only)}; a best and a worst "
-            f"match need two{others}"]
+    return [f"one match of at least {counted(need, 'decision')}: {one(form.only)}; a best "
+            f"and a worst match need two{others}"]
 
 
 def pr_board_line(r: dict[str, Any]) -> str:

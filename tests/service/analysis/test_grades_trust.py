@@ -150,7 +150,7 @@ async def test_a_player_without_a_decision_has_no_pr_and_no_grade(
     await blunder_match(service, HERE)  # alice resigns before her first roll
     grades, _ = await _graded(service)
     assert "alice over the match: no decision: no PR, no grade; luck" in grades.text
-    assert "bob over the match: 1 decisions" in grades.text
+    assert "bob over the match: 1 decision," in grades.text
     assert "PR 0.0" not in grades.text and "Super Grand Master" not in grades.text
     whole = ok(await service.analyze(HERE, ALICE, whole_match=True))
     assert "alice over the match: no decision: no PR, no grade" in whole.text
@@ -251,7 +251,7 @@ async def test_one_match_that_counts_is_not_both_the_best_and_the_worst(
     monkeypatch.setattr(form_module, "BEST_MIN_DECISIONS", 1)
     text = ok(await service.stats(HERE, BOB)).text
     (line,) = [ln for ln in text.splitlines() if ln.startswith("best match: ")]
-    assert "(among your matches of at least 1 decisions)" in line
+    assert "(among your matches of at least 1 decision)" in line
     # None that counts: what there is, said to say little.
     monkeypatch.setattr(form_module, "BEST_MIN_DECISIONS", 20)
     text = ok(await service.stats(HERE, BOB)).text

@@ -54,6 +54,8 @@ def _player_line(view: BoardView, lay: Layout, player: Player) -> str:
     if view.match is not None and info.score is not None:
         parts.append(f"score {info.score}")
     parts.append(f"{view.pips(player)} pips")
+    if info.clock:
+        parts.append(f"clock {info.clock}")
     waiting = lay.waiting[player].count
     if waiting:
         parts.append(f"{waiting} to enter")

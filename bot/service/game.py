@@ -39,6 +39,7 @@ from bot.service.analysis.settings import AnalysisSettings
 from bot.service.builder.service import Builder
 from bot.service.chouette.seating import ChouetteSeating
 from bot.service.chouette.service import ChouetteService
+from bot.service.clock.service import Clocks
 from bot.service.core import fairdice
 from bot.service.core.lifecycle import Lifecycle
 from bot.service.core.observe import Observer, naming
@@ -162,6 +163,8 @@ class GameService:
         self.tournament_info = TournamentInfo(self.runner, self.config,
                                               settings=self.settings)
         self.endings.match_ended.append(self.tournament_play.match_ended)
+        self.clocks = Clocks(self.runner, self.endings)
+        """The clocks of matches on a time control (issue 44)."""
 
     def _seating(self, row: MatchRow) -> Seating:
         """Who sits at ``row``: a chouette game, or two players."""
@@ -207,14 +210,14 @@ class GameService:
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False,
-                        dry_run: bool = False) -> Reply:
+                        clock: str | None = None, dry_run: bool = False) -> Reply:
         """See :meth:`~bot.service.play.challenges.Challenges.challenge` (``dry_run``: only
         check it)."""
         with naming("challenge"):
             reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
                                                     rules=rules, length=length, stake=stake,
                                                     rated=rated, level=level, hints=hints,
-                                                    dry_run=dry_run)
+                                                    clock=clock, dry_run=dry_run)
         if dry_run:
             return reply
         return await guarded(self.ai_turns.after(place, reply))
@@ -348,6 +351,15 @@ class GameService:
         """``game_id``: the game's number as the channel shows it
         (see :mod:`bot.service.records`)."""
         return await guarded(self.records.verify(place, actor, game_id))
+
+    async def clocks_due(self) -> list[tuple[int, Reply]]:
+        """The clock timer's one entry point (issue 44), for every adapter: call it at least
+        every second; (channel id, reply) for each match lost on time, to post there."""
+        try:
+            return await self.clocks.due()
+        except StorageError as error:  # the database is away: its time is charged to nobody
+            log.warning("clocks not kept this round: %s", error)
+            return []
 
     async def due_reminders(self) -> list[tuple[int, Notice]]:
         """(channel id, notice) for each game idle longer than the reminder time."""

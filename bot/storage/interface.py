@@ -34,6 +34,7 @@ from bot.storage.chouette.interface import (
     ChouetteStatus,
     ChouetteTransaction,
 )
+from bot.storage.clock.interface import ClockRow, ClockTransaction
 from bot.storage.core.errors import (
     INT64_MAX,
     INT64_MIN,
@@ -69,7 +70,7 @@ from bot.storage.tournaments.interface import (
 
 __all__ = [
     "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "AnalysisRow",
-    "ChouetteMemberRow", "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow",
+    "ChouetteMemberRow", "ChouetteRow", "ChouetteStatus", "ClockRow", "EventRow", "GameRow",
     "GameStatus", "GradingJob", "GradingStatus", "GuildSettingsRow", "LedgerEntry",
     "MatchFigures", "MatchRow", "MatchStatus", "PlayerFigures", "PuzzleAnswerRow",
     "PuzzleRow", "RatingRow", "RetryableConflict", "StaleVersionError",
@@ -83,7 +84,7 @@ T = TypeVar("T")
 
 class Transaction(PlayTransaction, ChouetteTransaction, TournamentTransaction,
                   PlayersTransaction, StandingsTransaction, SettingsTransaction,
-                  AnalysisTransaction, Protocol):
+                  AnalysisTransaction, ClockTransaction, Protocol):
     """Operations inside one transaction, of every table family.  All or nothing is
     committed."""
 

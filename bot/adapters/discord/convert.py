@@ -7,7 +7,14 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service.core.replies import ChannelMention, Mention, Notice, Part, RoleMention
+from bot.service.core.replies import (
+    ChannelMention,
+    Countdown,
+    Mention,
+    Notice,
+    Part,
+    RoleMention,
+)
 from bot.service.core.values import Actor, Place
 
 
@@ -64,6 +71,8 @@ def part_text(part: Part) -> str:
         return f"<#{part.channel_id}>"
     if isinstance(part, RoleMention):
         return f"<@&{part.role_id}>" if part.role_id is not None else f"@{part.name}"
+    if isinstance(part, Countdown):  # counted down by the client: no edits needed
+        return f"<t:{part.unix}:R>"
     return part
 
 

@@ -92,7 +92,17 @@ class RoleMention:
     name: str = ""
 
 
-Part = str | Mention | ChannelMention | RoleMention
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A moment a line counts down to (Discord's relative timestamp ``<t:UNIX:R>``,
+    counted down by the client); ``text``: how a platform without it says it ("in 4:32",
+    as it was when the line was made)."""
+
+    unix: int
+    text: str
+
+
+Part = str | Mention | ChannelMention | RoleMention | Countdown
 """One piece of a :data:`Notice`."""
 
 Notice = tuple[Part, ...]
@@ -111,6 +121,8 @@ def plain_part(part: Part) -> str:
         return f"#{part.name or part.channel_id}"
     if isinstance(part, RoleMention):
         return f"@{part.name or part.role_id}"
+    if isinstance(part, Countdown):
+        return part.text
     return part
 
 

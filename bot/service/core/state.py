@@ -145,6 +145,9 @@ class MatchState:
     """The game lives where the bot may only answer its players (a DM, a group DM, a server
     that did not install it: issue 32): nobody is reminded there, nobody claims by time,
     no grades are posted there."""
+    clock: str | None = None
+    """The match's time control (``usbgf``, ``12s+5m``: :mod:`bot.service.clock`), None
+    without a clock; its state is the match's ``match_clocks`` row."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -172,12 +175,14 @@ class MatchState:
             out["challenge_message"] = self.challenge_message
         if self.answers_only:
             out["answers_only"] = True
+        if self.clock is not None:
+            out["clock"] = self.clock
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
         known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel",
-                 "orientation", "unsettled", "challenge_message", "answers_only"}
+                 "orientation", "unsettled", "challenge_message", "answers_only", "clock"}
         home = data.get("home_channel")
         message = data.get("challenge_message")
         ai = data.get("ai")
@@ -195,6 +200,7 @@ class MatchState:
             challenge_message=message
             if isinstance(message, int) and not isinstance(message, bool) else None,
             answers_only=data.get("answers_only") is True,
+            clock=str(data["clock"]) if isinstance(data.get("clock"), str) else None,
             extra={k: v for k, v in data.items() if k not in known})
 
 

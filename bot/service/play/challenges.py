@@ -20,6 +20,7 @@ from bot.service.core.replies import (
 )
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import AISeat, MatchState
+from bot.service.core.timecontrol import ClockError, ClockSpec, new_clock, parse_clock
 from bot.service.core.values import Actor, Expect, Place, bad_ids, check_id
 from bot.service.core.work import Work
 from bot.service.play.autoplay import AutoPlay
@@ -68,6 +69,22 @@ def answered(work: Work) -> None:
         work.state = work.state.with_(challenge_message=None)
 
 
+def clock_for(asked: str | None, default: str, length: int
+              ) -> tuple[ClockSpec | None, str]:
+    """The clock of a new match (``asked``, else the server's ``default``) and a note when
+    the server's default does not apply (a reserve per point in money play: no clock)."""
+    if asked is not None:
+        spec = parse_clock(asked)
+        if spec is not None:
+            spec.reserve_for(length)  # refused in money play when it is per point
+        return spec, ""
+    spec = parse_clock(default)
+    if spec is not None and spec.per_point and length <= 0:
+        return None, (f"clock: none (the server's clock {spec.text} gives a reserve per "
+                      "point, and money play has no length)")
+    return spec, ""
+
+
 class Challenges:
     """Challenging, and answering a challenge."""
 
@@ -87,12 +104,13 @@ class Challenges:
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False,
-                        dry_run: bool = False) -> Reply:
+                        clock: str | None = None, dry_run: bool = False) -> Reply:
         """``actor`` challenges ``opponent`` to a match (``length`` points) or money play.
 
         Challenging the AI (:attr:`ai_actor`) starts at once, unrated, at ``level``.
         ``hints``: the challenger allows /hint in this rated match (the opponent agrees
-        by accepting); unrated games always allow hints.  ``dry_run``: only check the
+        by accepting); unrated games always allow hints.  ``clock``: the time control
+        (:mod:`bot.service.core.timecontrol`; None: the server's).  ``dry_run``: only check the
         challenge (an ``ok`` reply with no text if it stands, the refusal otherwise) and
         store nothing, so an adapter opens a place for it (a thread) only when it stands.
         """
@@ -154,6 +172,10 @@ class Challenges:
                 rule_options = money.capped(rule_options, stake)
         except (BackgammonError, ValueError) as error:
             return Reply.refuse(str(error)[:300])
+        try:
+            timing, clock_note = clock_for(clock, server.clock, length)
+        except ClockError as error:
+            return Reply.refuse(str(error))
         home = place.parent_id
         if home is not None:
             try:
@@ -165,7 +187,8 @@ class Challenges:
         state = MatchState(hints=bool(hints or not rated), home_channel=home,
                            ai=AISeat(opponent.id, ai_level.name) if ai_level else None,
                            orientation=self.config.render.orientation,
-                           answers_only=place.answers_only or not place.in_server)
+                           answers_only=place.answers_only or not place.in_server,
+                           clock=timing.text if timing is not None else None)
 
         async def body(tx: Transaction) -> Reply:
             existing = await tx.open_match_in_channel(place.channel_id)
@@ -183,6 +206,8 @@ class Challenges:
                 rules=rule_options.to_dict(), length=length, stake=stake,
                 rated=rated, status=MatchStatus.CHALLENGED, state=state.to_dict(),
                 place_kind=place.kind.value)
+            if timing is not None:
+                await tx.insert_clock(new_clock(row.id, timing, length))
             return Reply(ok=True, text="", match_id=row.id, version=row.version)
 
         made = await self.runner.transact(
@@ -195,6 +220,10 @@ class Challenges:
         lines = variant_cls().rule_lines(rule_options, money=not length)
         if hints and rated and ai_level is None:  # issue 30 item 14: say what was agreed
             lines = [*lines, "hints: on (either player may ask /hint; accepting agrees)"]
+        if timing is not None:
+            lines = [*lines, f"clock: {timing.describe(length)}"]
+        elif clock_note:
+            lines = [*lines, clock_note]
         text = (f"{actor.name} challenges {opponent.name} to {terms} of {variant_cls.title}.\n"
                 f"Rules: {'; '.join(lines)}.")
         if ai_level is not None:

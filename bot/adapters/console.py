@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.adapters.console_clock import clock_timer
 from bot.adapters.console_puzzles import puzzle
 from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
@@ -84,6 +85,9 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /puzzle [N]  /puzzle answer [N] ANSWER   a puzzle from the server's own blunders;
                        your answer (a play, or double / no double / take / pass)
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
+  On a clock:   alice: /challenge @bob length=5 clock=usbgf   (none, correspondence, fast,
+                       normal, casual, usbgf, or a delay+reserve: 12s+2m/pt, 12s+5m, 1s+4s/pt);
+                       the time left is printed after each action, a flag fall when it falls
   /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
             [variant=NAME] [option=value ...]
@@ -475,6 +479,7 @@ class Console:
             variant = options.pop("variant", None)
             level = options.pop("level", None)
             hints = options.pop("hints", "off").lower() in ("on", "yes", "true", "1")
+            clock = options.pop("clock", None)
             if length is None or stake is None:
                 self.say("  (only you see this) length and stake are whole numbers, in the "
                          "digits 0 to 9 (at most 18 of them): e.g. length=5 or stake=2.")
@@ -483,7 +488,8 @@ class Console:
                 opponent = s.ai_actor
             await self.show(await s.challenge(self.place, actor, opponent, variant=variant,
                                               rules=options, length=length,
-                                              stake=stake, level=level, hints=hints))
+                                              stake=stake, level=level, hints=hints,
+                                              clock=clock))
 
         async def answer(actor: Actor, rest: str) -> None:
             word = rest.lower()
@@ -846,18 +852,19 @@ async def _session(service: GameService, boards: Path, lines: Iterable[str] | No
     await console.resume()
     prompt = lines is None and sys.stdin.isatty()
     source: StdinLines | Iterator[str] = iter(lines) if lines is not None else StdinLines()
-    while True:
-        if prompt:
-            print("> ", end="", flush=True)
-        line = await _next(source, stopped)
-        if line is None:
-            if prompt and not stopped.is_set():
-                print()
-            return 0
-        if echo and line.strip():
-            console.say(f"> {line.rstrip()}")
-        if not await _handle(console, line, stopped) or stopped.is_set():
-            return 0
+    async with clock_timer(console):  # flag falls are printed as they happen (issue 44)
+        while True:
+            if prompt:
+                print("> ", end="", flush=True)
+            line = await _next(source, stopped)
+            if line is None:
+                if prompt and not stopped.is_set():
+                    print()
+                return 0
+            if echo and line.strip():
+                console.say(f"> {line.rstrip()}")
+            if not await _handle(console, line, stopped) or stopped.is_set():
+                return 0
 
 
 def run_console(config: Config, *, script: str | None = None, boards: str | None = None) -> int:

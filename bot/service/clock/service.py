@@ -27,7 +27,7 @@ from bot.service.core.observe import naming
 from bot.service.core.replies import Countdown, Mention, Refusal, Reply, notice
 from bot.service.core.runner import ActionRunner, Op
 from bot.service.core.state import MatchState
-from bot.service.core.timecontrol import left
+from bot.service.core.timecontrol import left, words
 from bot.service.core.values import Actor, Place, PlaceKind
 from bot.service.core.views import with_clocks
 from bot.service.core.work import Work
@@ -68,6 +68,7 @@ class Clocks:
         """When this process last wrote the beat (its own time)."""
         runner.guards.append(self.guard)
         runner.committing.append(self.committed)
+        runner.looking.append(self.looked)
 
     def now_ms(self) -> int:
         return ms(self.runner.clock())
@@ -113,19 +114,34 @@ class Clocks:
         if decision != row.decision:
             row = await work.tx.update_clock(
                 row, ledger.advance(row, holder, decision, now, beat, self.grace_ms))
+        self.show(work, row, holder, now, beat)
+
+    async def looked(self, work: Work) -> None:
+        """A look at the board (/board: nothing written): both clocks as they run now."""
+        if work.state.clock is None:
+            return
+        row = await work.tx.match_clock(work.row.id)
+        if row is not None:
+            holder = Player(row.turn) if row.turn is not None else None
+            self.show(work, row, holder, self.at_ms(work), await work.tx.clock_beat())
+
+    def show(self, work: Work, row: ClockRow, holder: Player | None, now: int,
+             beat: int) -> None:
+        """Both players' time left on the boards, the countdown of the player to act."""
         faces = (left(ledger.left(row, Player.WHITE, now, beat, self.grace_ms)),
                  left(ledger.left(row, Player.BLACK, now, beat, self.grace_ms)))
         work.clock_faces = faces
         work.boards = [with_clocks(b, faces) for b in work.boards]
         if holder is not None and row.deadline_ms is not None:
-            fall = row.deadline_ms + (now - ledger.counted_until(now, beat, self.grace_ms))
-            unix = -(-fall // 1000)
+            rest = (row.delay_ms + ledger.reserve(row, holder)
+                    - ledger.used(row, now, beat, self.grace_ms))
+            unix = -(-(now + rest) // 1000)
             work.notify.append(notice(
                 "Clock: ", work.name(Player.WHITE), f" {faces[0]}, ",
                 work.name(Player.BLACK), f" {faces[1]}. ", Mention(work.user(holder),
                                                                   work.name(holder)),
-                f" has {left(row.delay_ms)} delay, then the reserve: the flag falls ",
-                Countdown(unix, f"in {left(fall - now)}"), "."))
+                f": {words(row.delay_ms)} delay, then the reserve; the flag falls ",
+                Countdown(unix, f"in {left(rest)}"), "."))
         elif (work.match_status or work.row.status) is MatchStatus.FINISHED:
             work.lines.append(f"Clock: {work.name(Player.WHITE)} {faces[0]}, "
                               f"{work.name(Player.BLACK)} {faces[1]}.")
@@ -138,17 +154,17 @@ class Clocks:
         work.lines.append(f"{work.name(player)}'s time ran out.")
         work.game = game.forfeit(player, ResultKind.SINGLE)
         await self.endings.finish(work, next_game=False)
-        if work.match_status is MatchStatus.FINISHED:
-            work.lines.append(f"{work.name(other)} wins on time.")
-            return
+        ended = work.match_status is MatchStatus.FINISHED  # (that game was the last)
         session = work.session
         if isinstance(session, Match):
-            work.session = session.forfeit(player)
+            if not ended:
+                work.session = session.forfeit(player)
             work.lines.append(f"{work.name(other)} wins the match on time.")
         else:
             work.lines.append(f"{work.name(other)} wins the game on time at the cube's "
                               "value; the money session is over.")
-        await self.endings.end_match(work, other)
+        if not ended:
+            await self.endings.end_match(work, other)
 
     # ------------------------------------------------------------- the timer
 
@@ -156,8 +172,15 @@ class Clocks:
         """Beat, then end each match whose flag fell: (channel id, the reply to post
         there: the final board with both clocks)."""
         now = self.now_ms()
+        async with self.runner.storage.snapshot() as tx:
+            first = await tx.next_deadline()
+        if first is None:
+            return []  # no clock runs: nothing to keep (a clock that starts now is kept
+            # from the next beat, a quarter of a second later)
         if now - self.last_beat >= BEAT_EVERY_MS or now < self.last_beat:
             await self.beat(now)
+        elif first > now:
+            return []
         async with self.runner.storage.snapshot() as tx:
             rows = await tx.due_clocks(now)
         out: list[tuple[int, Reply]] = []

@@ -164,6 +164,8 @@ class ActionRunner:
         self.committing: list[Callable[[Work], Awaitable[None]]] = []
         """Called in the action's transaction just before the match row is written, after
         the command (the clock charges the decision that ended and starts the next)."""
+        self.looking: list[Callable[[Work], Awaitable[None]]] = []
+        """Called when a match is only looked at (/board), before its reply is built."""
         self.finished: list[Callable[[Work], Awaitable[None]]] = []
         """Called in the action's transaction when it ends a match or money session,
         however it ends (the last game, a forfeit, /stop): grading queues it there."""

@@ -14,6 +14,7 @@ from scripted import Script, opened
 
 from bot.config import Config
 from bot.service.core.replies import Countdown, Reply
+from bot.service.core.values import Place
 from bot.service.game import GameService
 from bot.storage.interface import MatchStatus, StorageUnavailable
 
@@ -226,3 +227,40 @@ async def test_a_per_point_clock_in_money_play_is_refused(tmp_path: Path) -> Non
     assert "12s+5m" in reply.text
     bad = await service.challenge(HERE, ALICE, BOB, length=3, clock="soon")
     assert not bad.ok and "not a clock" in bad.text
+
+
+async def test_the_servers_default_clock_and_a_rematch_keeps_the_clock(tmp_path: Path) -> None:
+    time = Time()
+    service = await make(tmp_path, time)
+    admin = ALICE
+    assert (await service.settings_set(HERE, admin, "clock", "1s+4s/pt",
+                                       manage_server=True)).ok
+    shown = await service.settings_show(HERE, admin, "clock")
+    assert "1 s a decision + 4 s a point" in "".join(str(p) for p in shown.notify[0])
+    refused = await service.settings_set(HERE, admin, "clock", "lightning", manage_server=True)
+    assert not refused.ok and "not a clock" in refused.text
+    await beat(service, time)
+    made = await service.challenge(HERE, ALICE, BOB, length=3)  # names no clock: the server's
+    assert "clock: 1 s a decision + 4 s a point: 12 s each" in made.text
+    assert (await service.accept(HERE, BOB)).ok
+    posts = await keep(service, time, 20)
+    assert len(posts) == 1 and (await status(service))[0] is MatchStatus.FINISHED
+    again = await service.rematch(HERE, BOB)
+    assert again.ok and "clock: 1 s a decision + 4 s a point" in again.text, again.text
+    money = await service.challenge(Place(7, 71), ALICE, BOB, stake=1)
+    assert money.ok and "the server's clock 1s+4s/pt gives a reserve per point" in money.text
+    asked = await service.challenge(Place(7, 72), ALICE, BOB, length=3, clock="none")
+    assert asked.ok and "clock" not in asked.text  # a challenge's own "none" wins
+
+
+async def test_board_shows_the_clocks_as_they_run(tmp_path: Path) -> None:
+    time = Time()
+    service = await make(tmp_path, time)
+    await start(service, time)
+    await keep(service, time, 3.5)
+    board = await service.board(HERE, BOB)  # a look: nothing written
+    view = board.boards[-1].view
+    assert (view.players[0].clock, view.players[1].clock) == ("0:10", "0:12")
+    countdown = [p for line in board.notify for p in line if isinstance(p, Countdown)]
+    assert countdown and countdown[0].text == "in 0:10"  # 13 s from the start, 3.5 gone
+    assert (await clock_of(service)).white_ms == 12_000

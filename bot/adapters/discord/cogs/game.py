@@ -27,6 +27,7 @@ from bot.adapters.discord.presenter import choices, private_text
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.core.replies import Action
+from bot.service.core.timecontrol import PRESETS
 from bot.service.core.values import Place
 from bot.service.rules.terms import parse_rule_words, suggest_rule_words
 from engine.rules import DropScoring, HigherDie, OpeningMethod, ScoringMethod
@@ -35,6 +36,7 @@ from engine.variant import VARIANTS, get_variant
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot
 
+CLOCK_CHOICES = ("none", *PRESETS, "12s+2m/pt", "12s+5m")
 log = logging.getLogger(__name__)
 
 board_permissions = app_commands.checks.bot_has_permissions(embed_links=True,
@@ -120,6 +122,13 @@ def rule_terms(*, variant_rules: str | None = None,
     return rules
 
 
+async def clock_autocomplete(interaction: Interaction, current: str
+                             ) -> list[app_commands.Choice[str]]:
+    """The clocks one may name (issue 44): none, the presets, the custom form's examples."""
+    word = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in CLOCK_CHOICES if word in n][:25]
+
+
 async def variant_rules_autocomplete(interaction: Interaction, current: str
                                      ) -> list[app_commands.Choice[str]]:
     """The valid ``key=value`` words for the variant chosen in the same command."""
@@ -147,10 +156,12 @@ class GameCog(ServiceCog):
         rated="Count this match for the ratings (default: yes)",
         level="Playing me (the bot): how strong I play",
         hints="Allow /hint in this rated match (your opponent agrees by accepting)",
+        clock="Time control: none, correspondence, fast, normal, casual, usbgf, or 12s+2m/pt",
         **RULE_DESCRIPTIONS)
     @app_commands.choices(scoring=SCORING, level=LEVELS, higher_die=HIGHER_DIE,
                           drop_scoring=DROP_SCORING, opening=OPENINGS)
-    @app_commands.autocomplete(variant_rules=variant_rules_autocomplete)
+    @app_commands.autocomplete(variant_rules=variant_rules_autocomplete,
+                               clock=clock_autocomplete)
     @board_permissions
     async def challenge(self, interaction: Interaction, opponent: discord.User,
                         length: app_commands.Range[int, 1, 25] | None = None,
@@ -166,7 +177,8 @@ class GameCog(ServiceCog):
                         drop_scoring: app_commands.Choice[str] | None = None,
                         automatic_doubles_two_dice: bool | None = None,
                         opening: app_commands.Choice[str] | None = None,
-                        variant_rules: app_commands.Range[str, 1, 200] | None = None) -> None:
+                        variant_rules: app_commands.Range[str, 1, 200] | None = None,
+                        clock: app_commands.Range[str, 1, 40] | None = None) -> None:
         place, actor = self.where(interaction)
         rules = rule_terms(cube=cube, jacoby=jacoby, beavers=beavers,
                            automatic_doubles=automatic_doubles, scoring=scoring,
@@ -177,7 +189,8 @@ class GameCog(ServiceCog):
                            opening=opening, variant_rules=variant_rules)
         terms: dict[str, Any] = {"variant": variant, "rules": rules, "length": length or 0,
                                  "stake": stake or 0, "rated": rated, "hints": hints,
-                                 "level": level.value if level is not None else None}
+                                 "level": level.value if level is not None else None,
+                                 "clock": clock}
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""

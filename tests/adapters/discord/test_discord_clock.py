@@ -1,0 +1,38 @@
+"""A match lost on time, end to end through the fake Discord (issue 44 items 4, 6, 7):
+the ``clock`` option of /challenge, the countdown in Discord's relative timestamp markup
+on every board, and the fall posted by the timer within a second, with nobody acting."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from discord_e2e import Host, assert_board_message, start_game, users
+from fake_discord import FakeDiscord
+
+
+async def test_a_match_lost_on_time(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, _ = users(fake)
+    await host.start()
+    board = await start_game(fake, alice, bob, length=1, clock="0s+2s/pt")  # type: ignore[arg-type]
+    started = time.monotonic()
+    # Both clocks on the board's text, and the countdown to the flag (no edits needed).
+    assert re.search(r"Clock: alice 0:0[12], bob 0:02\. <@\d+>: 0 s delay, then the "
+                     r"reserve; the flag falls <t:\d{10}:R>\.", board.content), board.content
+    waiting = int(re.findall(r"<@(\d+)>: 0 s delay", board.content)[0])
+    loser, winner = ("alice", "bob") if waiting == alice.id else ("bob", "alice")
+
+    def fell() -> bool:
+        return any("time ran out" in m.text for m in fake.channel_messages(fake.channel_id))
+
+    await fake.until(fell, timeout=6)
+    elapsed = time.monotonic() - started
+    assert elapsed < 2 + 1.5, elapsed  # the reserve, the first beat, then within a second
+    (post,) = [m for m in fake.channel_messages(fake.channel_id)
+               if "time ran out" in m.text]
+    assert f"{loser}'s time ran out." in post.text
+    assert f"{winner} wins the match on time." in post.text
+    assert_board_message(post)  # the final board, with the clocks
+    assert "Clock: alice " in post.text
+    refused = await fake.slash(bob, "roll")  # the match is over
+    assert "no game" in (await refused.message()).text.lower()

@@ -85,6 +85,8 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /puzzle [N]  /puzzle answer [N] ANSWER   a puzzle from the server's own blunders;
                        your answer (a play, or double / no double / take / pass)
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
+  Open:         alice: /challenge length=5 [min_rating=N] [max_rating=N]   anyone may
+                       /accept it until it expires (the server's open_challenge_minutes)
   On a clock:   alice: /challenge @bob length=5 clock=usbgf   (none, correspondence, fast,
                        normal, casual, usbgf, or a delay+reserve: 12s+2m/pt, 12s+5m, 1s+4s/pt);
                        the time left is printed after each action, a flag fall when it falls
@@ -463,12 +465,15 @@ class Console:
             except ValueError as exc:
                 self.say(f"  (only you see this) Can't read that: {exc}.")
                 return
-            if not words or not words[0].strip().lstrip("@"):
-                self.say("  (only you see this) Name an opponent: /challenge @bob")
-                return
-            opponent = self.actor(words[0])
+            opponent: Actor | None = None  # none named: an open challenge (issue 44)
+            if words and "=" not in words[0]:
+                if not words[0].strip().lstrip("@"):
+                    self.say("  (only you see this) Name an opponent: /challenge @bob "
+                             "(or none: an open challenge anyone may accept)")
+                    return
+                opponent = self.actor(words.pop(0))
             options: dict[str, str] = {}
-            for word in words[1:]:
+            for word in words:
                 key, eq, value = word.partition("=")
                 if not eq:
                     self.say(f"  (only you see this) Options are key=value, not {word!r}.")
@@ -480,16 +485,24 @@ class Console:
             level = options.pop("level", None)
             hints = options.pop("hints", "off").lower() in ("on", "yes", "true", "1")
             clock = options.pop("clock", None)
+            low, high = options.pop("min_rating", None), options.pop("max_rating", None)
+            bounds = [whole_number(b) if b is not None else None for b in (low, high)]
+            if any(b is None for b, t in zip(bounds, (low, high), strict=True)
+                   if t is not None):
+                self.say("  (only you see this) min_rating and max_rating are whole numbers, "
+                         "e.g. min_rating=1400.")
+                return
             if length is None or stake is None:
                 self.say("  (only you see this) length and stake are whole numbers, in the "
                          "digits 0 to 9 (at most 18 of them): e.g. length=5 or stake=2.")
                 return
-            if s.ai_actor is not None and opponent.name.lower() == s.ai_actor.name.lower():
+            if s.ai_actor is not None and opponent is not None and (
+                    opponent.name.lower() == s.ai_actor.name.lower()):
                 opponent = s.ai_actor
             await self.show(await s.challenge(self.place, actor, opponent, variant=variant,
                                               rules=options, length=length,
                                               stake=stake, level=level, hints=hints,
-                                              clock=clock))
+                                              clock=clock, low=bounds[0], high=bounds[1]))
 
         async def answer(actor: Actor, rest: str) -> None:
             word = rest.lower()

@@ -1,5 +1,5 @@
 """The console's clock timer (issue 44): the service's one entry point for the clocks' due
-work (:meth:`~bot.service.game.GameService.clocks_due`), called every quarter of a second
+work (:meth:`~bot.service.game.GameService.due_work`), called every quarter of a second
 while the console runs, prints each match lost on time as it happens, without anyone
 typing."""
 
@@ -37,7 +37,7 @@ async def keep_clocks(console: Console, tick: float = TICK_SECONDS) -> None:
     """Print every flag fall (the final board and both clocks) until cancelled."""
     while True:
         try:
-            for channel, reply in await console.service.clocks_due():
+            for channel, reply in await console.service.due_work():
                 if channel != console.place.channel_id:
                     console.say(f"  (in #{console.channel_name(channel)})")
                 await console.show(reply)

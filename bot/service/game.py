@@ -48,6 +48,7 @@ from bot.service.core.runner import ActionRunner
 from bot.service.core.values import MAX_ID, Actor, Expect, Place, without_server
 from bot.service.core.work import Seating
 from bot.service.grading.service import Analyser, Grader, Grading, Post
+from bot.service.lobby.open import OpenChallenges
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
@@ -148,8 +149,10 @@ class GameService:
         self.puzzles = Puzzles(self.runner, self.analysis_settings)
         self.standings = Standings(storage)
         self.builder = Builder(self.runner, self.commands)
+        self.open_challenges = OpenChallenges(self.runner, self.challenges, self.settings)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
-                                 self.sessions, self.analysis, self.builder)
+                                 self.sessions, self.analysis, self.builder,
+                                 self.open_challenges)
         self.ai_turns = AITurns(self.runner, self.table, ai)
         self.reminders = Reminders(self.runner, self.config, settings=self.settings)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
@@ -163,8 +166,7 @@ class GameService:
         self.tournament_info = TournamentInfo(self.runner, self.config,
                                               settings=self.settings)
         self.endings.match_ended.append(self.tournament_play.match_ended)
-        self.clocks = Clocks(self.runner, self.endings)
-        """The clocks of matches on a time control (issue 44)."""
+        self.clocks = Clocks(self.runner, self.endings)  # matches on a clock (issue 44)
 
     def _seating(self, row: MatchRow) -> Seating:
         """Who sits at ``row``: a chouette game, or two players."""
@@ -206,18 +208,23 @@ class GameService:
             return reply
         return await guarded(self.ai_turns.after(place, reply))
 
-    async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
+    async def challenge(self, place: Place, actor: Actor, opponent: Actor | None, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False,
-                        clock: str | None = None, dry_run: bool = False) -> Reply:
+                        clock: str | None = None, dry_run: bool = False,
+                        low: int | None = None, high: int | None = None) -> Reply:
         """See :meth:`~bot.service.play.challenges.Challenges.challenge` (``dry_run``: only
-        check it)."""
+        check it); no ``opponent``: an open challenge (:mod:`bot.service.lobby.open`;
+        ``low``/``high``: the rating range of a rated one)."""
+        terms: dict[str, Any] = dict(variant=variant, rules=rules, length=length, stake=stake,
+                                     rated=rated, level=level, hints=hints, clock=clock)
         with naming("challenge"):
-            reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
-                                                    rules=rules, length=length, stake=stake,
-                                                    rated=rated, level=level, hints=hints,
-                                                    clock=clock, dry_run=dry_run)
+            if opponent is None:
+                return await self.open_challenges.post(place, actor, low=low, high=high,
+                                                       **terms)
+            reply = await self.challenges.challenge(place, actor, opponent, dry_run=dry_run,
+                                                    **terms)
         if dry_run:
             return reply
         return await guarded(self.ai_turns.after(place, reply))
@@ -352,14 +359,16 @@ class GameService:
         (see :mod:`bot.service.records`)."""
         return await guarded(self.records.verify(place, actor, game_id))
 
-    async def clocks_due(self) -> list[tuple[int, Reply]]:
-        """The clock timer's one entry point (issue 44), for every adapter: call it at least
-        every second; (channel id, reply) for each match lost on time, to post there."""
-        try:
-            return await self.clocks.due()
-        except StorageError as error:  # the database is away: its time is charged to nobody
-            log.warning("clocks not kept this round: %s", error)
-            return []
+    async def due_work(self) -> list[tuple[int, Reply]]:
+        """The timer's one entry point (issue 44), for every adapter, at least every second:
+        (channel, reply) to post for each match lost on time, each open challenge expired."""
+        out: list[tuple[int, Reply]] = []
+        for due in (self.clocks.due, self.open_challenges.due):
+            try:
+                out += await due()
+            except StorageError as error:  # the database is away: (its time is nobody's)
+                log.warning("due work skipped this round: %s", error)
+        return out
 
     async def due_reminders(self) -> list[tuple[int, Notice]]:
         """(channel id, notice) for each game idle longer than the reminder time."""

@@ -51,6 +51,7 @@ from bot.storage.core.errors import (
     clean_text,
     storable,
 )
+from bot.storage.lobby.interface import LobbyTransaction
 from bot.storage.play.interface import (
     EventRow,
     GameRow,
@@ -84,7 +85,7 @@ T = TypeVar("T")
 
 class Transaction(PlayTransaction, ChouetteTransaction, TournamentTransaction,
                   PlayersTransaction, StandingsTransaction, SettingsTransaction,
-                  AnalysisTransaction, ClockTransaction, Protocol):
+                  AnalysisTransaction, ClockTransaction, LobbyTransaction, Protocol):
     """Operations inside one transaction, of every table family.  All or nothing is
     committed."""
 

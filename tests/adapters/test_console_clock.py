@@ -48,3 +48,19 @@ async def test_the_clock_option_is_refused_with_what_is_allowed(tmp_path: Path) 
     assert "(only you see this) The clock usbgf gives a reserve per point" in out.getvalue()
     assert await console.handle("alice: /challenge @bob length=3 clock=lightning")
     assert "'lightning' is not a clock: name one of none, correspondence" in out.getvalue()
+
+
+async def test_an_open_challenge_in_the_console(tmp_path: Path) -> None:
+    console, out = await console_on(tmp_path)
+    assert await console.handle("alice: /challenge length=1 min_rating=1400")
+    said = out.getvalue()
+    assert "alice posts an open challenge: a 1-point match" in said
+    assert "Anyone but alice with a rating of at least 1400 may press Accept; it expires in " \
+        "30 minutes" in said
+    assert "[Accept] ()  [Withdraw] (alice)" in said
+    assert await console.handle("alice: /accept")
+    assert "You posted this open challenge" in out.getvalue()
+    assert await console.handle("carol: /accept")
+    assert "carol accepts." in out.getvalue()
+    assert await console.handle("alice: /challenge min_rating=x")
+    assert "min_rating and max_rating are whole numbers" in out.getvalue()

@@ -172,7 +172,9 @@ class SettingsService:
                      typed(settings, each))) for each in SETTINGS
                  if each.rule and each.key in settings.chosen]
         if rules:
+            every = len(rules) == sum(1 for each in SETTINGS if each.rule)
             lines.append(notice("rules set here: ", *_joined(rules, ", "),
+                                "" if every else  # (no other option is left to say so of)
                                 "; the other rule options: the operator's defaults"))
         else:
             lines.append(notice("rules: the operator's defaults"))

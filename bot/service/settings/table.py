@@ -86,6 +86,8 @@ class ServerSettings:
     clock: str = "none"
     """The time control of a new game that names none (issue 44): ``none``, or a
     :mod:`bot.service.core.timecontrol` clock as typed."""
+    open_challenge_minutes: float = 30.0
+    """How long an open challenge (``/challenge`` without an opponent) waits."""
     chosen: frozenset[str] = field(default=frozenset())
     """The keys this server set (the others are the operator's defaults)."""
     ignored: tuple[str, ...] = ()
@@ -210,6 +212,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("clock", "the clock of a new game that names none: none, correspondence, fast, "
             "normal, casual, usbgf, or a delay and reserve like 12s+2m/pt", ClockOption(),
             lambda c: "none"),
+    Setting("open_challenge_minutes", "how long an open challenge (/challenge without an "
+            "opponent) waits for someone to accept it", Minutes(1, 7 * 24 * 60),
+            lambda c: 30.0),
     *(Setting(f"rules.{f.name}", f"the rule option {f.name} of a new game: "
               + RULE_DESCRIPTIONS.get(f.name, f.name), RuleOption(f.name),
               _rule_default(f.name), rule=f.name) for f in fields(RuleOptions)),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import time
 
-from discord_e2e import Host, assert_board_message, start_game, users
+from discord_e2e import Host, assert_board_message, private, start_game, users
 from fake_discord import FakeDiscord
 
 
@@ -36,3 +36,28 @@ async def test_a_match_lost_on_time(fake: FakeDiscord, host: Host) -> None:
     assert "Clock: alice " in post.text
     refused = await fake.slash(bob, "roll")  # the match is over
     assert "no game" in (await refused.message()).text.lower()
+
+
+async def test_an_open_challenge_pressed_by_two_at_once(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, carol = users(fake)
+    await host.start()
+    record = await fake.slash(alice, "challenge", length=1)  # no opponent: an open challenge
+    challenge = await record.public()
+    await fake.until(lambda: challenge.labels() == ["Accept", "Withdraw"])
+    assert "alice posts an open challenge: a 1-point match" in challenge.text
+    assert re.search(r"Anyone but alice may press Accept; it expires <t:\d{10}:R>",
+                     challenge.text), challenge.text
+    mine = await fake.click(alice, challenge, "Accept")  # not the challenger
+    assert "You posted this open challenge" in await private(mine)
+    first = await fake.click(bob, challenge, "Accept")  # two presses at the same moment
+    second = await fake.click(carol, challenge, "Accept")
+    kinds = [await first.acknowledged(), await second.acknowledged()]
+    assert sorted(kinds) == [4, 7], kinds  # one takes it (the message updated), one is told
+    won, lost = (first, second) if kinds[0] == 7 else (second, first)
+    taker, other = ("bob", "carol") if won is first else ("carol", "bob")
+    assert_board_message(await won.public())
+    assert f"{taker} accepted alice's challenge first" in await private(lost)
+    assert challenge.components == []
+    await fake.until(lambda: "taken by" in challenge.text)
+    assert f"alice's open challenge was taken by {taker}" in challenge.text
+    assert other not in challenge.text

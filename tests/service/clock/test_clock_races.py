@@ -54,7 +54,7 @@ async def test_two_timers_post_a_fall_once(backend: Backend) -> None:
     time = Time()
     a, b = await begin(backend, time)
     await beats((a, b), time, 13.5)  # alice's flag fell at 13 s
-    found = await asyncio.gather(a.clocks_due(), b.clocks_due(), a.clocks_due())
+    found = await asyncio.gather(a.due_work(), b.due_work(), a.due_work())
     posts = [p for each in found for p in each]
     assert len(posts) == 1 and "alice's time ran out" in posts[0][1].text
     assert await status(a) == (MatchStatus.FINISHED, BOB.id)
@@ -66,7 +66,7 @@ async def test_a_move_racing_the_timer_is_decided_once_by_the_time(
     time = Time()
     a, b = await begin(backend, time)
     await beats((a, b), time, seconds)
-    moved, posts = await asyncio.gather(a.move(HERE, ALICE, "8/5 6/5"), b.clocks_due())
+    moved, posts = await asyncio.gather(a.move(HERE, ALICE, "8/5 6/5"), b.due_work())
     if seconds > 13:  # after the fall: the match is lost on time, once, the move not played
         texts = [r.text for _, r in posts] + ([moved.text] if moved.ok else [])
         assert sum("alice's time ran out" in t for t in texts) == 1
@@ -84,7 +84,7 @@ async def test_the_time_nobody_kept_is_given_back_once(backend: Backend) -> None
     a, b = await begin(backend, time)
     await beats((a,), time, 2)  # alice has used 2 s
     time.at(60)  # both processes were down
-    await asyncio.gather(a.clocks_due(), b.clocks_due())  # both beat at once: one pause
+    await asyncio.gather(a.due_work(), b.due_work())  # both beat at once: one pause
     time.at(60.5)
     moved = await b.move(HERE, ALICE, "8/5 6/5")
     assert moved.ok, moved.text

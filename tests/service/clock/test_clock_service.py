@@ -2,7 +2,7 @@
 
 A clock of ``1s+4s/pt`` on a 3-point match: a delay of one second a decision, then a
 reserve of 12 seconds each.  ``keep`` plays the timer the adapters run: it calls the one
-entry point, :meth:`GameService.clocks_due`, every quarter of a second of fake time.
+entry point, :meth:`GameService.due_work`, every quarter of a second of fake time.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ async def keep(service: GameService, time: Time, until: float, step: float = 0.2
     while time.seconds < until:
         time.at(min(until, time.seconds + step))
         posts += [(time.seconds, channel, reply) for channel, reply in
-                  await service.clocks_due()]
+                  await service.due_work()]
     return posts
 
 

@@ -1,5 +1,5 @@
 """The clock's timer (issue 44): every quarter of a second the service's one entry point for
-the clocks' due work (:meth:`~bot.service.game.GameService.clocks_due`, which the console
+the clocks' due work (:meth:`~bot.service.game.GameService.due_work`, which the console
 calls too); each match lost on time is posted in its channel, with the final board and
 both clocks, within a second of the fall.  The service decides each fall once, also with
 several bot processes on one database; this cog only posts what it gets."""
@@ -45,7 +45,7 @@ class ClockCog(ServiceCog):
     async def post_falls(self) -> int:
         """Post the matches lost on time since the last look; how many were posted."""
         posted = 0
-        for channel_id, reply in await self.service.clocks_due():
+        for channel_id, reply in await self.service.due_work():
             channel = self.bot.get_channel(channel_id)
             try:
                 if channel is None:

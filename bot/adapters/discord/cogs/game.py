@@ -144,7 +144,7 @@ class GameCog(ServiceCog):
 
     @app_commands.command(description="Challenge someone to a backgammon match or money game")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent="Who you want to play (leave out: an open challenge anyone may accept)",
         length="Match length in points (e.g. 5 for a 5-point match); leave out for money play",
         stake="Money play: the stake per point",
         variant="Variant: standard, acey-deucey, russian, french...",
@@ -157,13 +157,15 @@ class GameCog(ServiceCog):
         level="Playing me (the bot): how strong I play",
         hints="Allow /hint in this rated match (your opponent agrees by accepting)",
         clock="Time control: none, correspondence, fast, normal, casual, usbgf, or 12s+2m/pt",
+        rating_min="An open rated challenge: the lowest rating that may accept it",
+        rating_max="An open rated challenge: the highest rating that may accept it",
         **RULE_DESCRIPTIONS)
     @app_commands.choices(scoring=SCORING, level=LEVELS, higher_die=HIGHER_DIE,
                           drop_scoring=DROP_SCORING, opening=OPENINGS)
     @app_commands.autocomplete(variant_rules=variant_rules_autocomplete,
                                clock=clock_autocomplete)
     @board_permissions
-    async def challenge(self, interaction: Interaction, opponent: discord.User,
+    async def challenge(self, interaction: Interaction, opponent: discord.User | None = None,
                         length: app_commands.Range[int, 1, 25] | None = None,
                         stake: app_commands.Range[int, 0, 1_000_000] | None = None,
                         variant: app_commands.Transform[str, VariantName] | None = None,
@@ -178,7 +180,9 @@ class GameCog(ServiceCog):
                         automatic_doubles_two_dice: bool | None = None,
                         opening: app_commands.Choice[str] | None = None,
                         variant_rules: app_commands.Range[str, 1, 200] | None = None,
-                        clock: app_commands.Range[str, 1, 40] | None = None) -> None:
+                        clock: app_commands.Range[str, 1, 40] | None = None,
+                        rating_min: app_commands.Range[int, 0, 10_000] | None = None,
+                        rating_max: app_commands.Range[int, 0, 10_000] | None = None) -> None:
         place, actor = self.where(interaction)
         rules = rule_terms(cube=cube, jacoby=jacoby, beavers=beavers,
                            automatic_doubles=automatic_doubles, scoring=scoring,
@@ -191,6 +195,15 @@ class GameCog(ServiceCog):
                                  "stake": stake or 0, "rated": rated, "hints": hints,
                                  "level": level.value if level is not None else None,
                                  "clock": clock}
+        if opponent is None:  # an open challenge: posted here, its game played here
+            await self.answer(interaction, self.service.challenge(
+                place, actor, None, low=rating_min, high=rating_max, **terms))
+            return
+        if rating_min is not None or rating_max is not None:
+            return await self.presenter.private(interaction, (
+                "A rating range is for an open challenge (no opponent named): you chose "
+                f"{opponent.display_name}, so nothing was posted. Leave out the range, or "
+                "the opponent."))
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""

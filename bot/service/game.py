@@ -49,6 +49,7 @@ from bot.service.core.values import MAX_ID, Actor, Expect, Place, without_server
 from bot.service.core.work import Seating
 from bot.service.grading.service import Analyser, Grader, Grading, Post
 from bot.service.lobby.open import OpenChallenges
+from bot.service.lobby.queue import Queue
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
@@ -150,6 +151,7 @@ class GameService:
         self.standings = Standings(storage)
         self.builder = Builder(self.runner, self.commands)
         self.open_challenges = OpenChallenges(self.runner, self.challenges, self.settings)
+        self.queue = Queue(self.runner, self.challenges, self.settings)  # /queue (issue 44)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
                                  self.sessions, self.analysis, self.builder,
                                  self.open_challenges)
@@ -221,8 +223,7 @@ class GameService:
                                      rated=rated, level=level, hints=hints, clock=clock)
         with naming("challenge"):
             if opponent is None:
-                return await self.open_challenges.post(place, actor, low=low, high=high,
-                                                       **terms)
+                return await self.open_challenges.post(place, actor, low=low, high=high, **terms)
             reply = await self.challenges.challenge(place, actor, opponent, dry_run=dry_run,
                                                     **terms)
         if dry_run:
@@ -360,10 +361,9 @@ class GameService:
         return await guarded(self.records.verify(place, actor, game_id))
 
     async def due_work(self) -> list[tuple[int, Reply]]:
-        """The timer's one entry point (issue 44), for every adapter, at least every second:
-        (channel, reply) to post for each match lost on time, each open challenge expired."""
+        """Both adapters' timer, every 1/4 s (issue 44): (channel, reply) of each due thing."""
         out: list[tuple[int, Reply]] = []
-        for due in (self.clocks.due, self.open_challenges.due):
+        for due in (self.clocks.due, self.open_challenges.due, self.queue.due):
             try:
                 out += await due()
             except StorageError as error:  # the database is away: (its time is nobody's)

@@ -51,7 +51,7 @@ from bot.storage.core.errors import (
     clean_text,
     storable,
 )
-from bot.storage.lobby.interface import LobbyTransaction
+from bot.storage.lobby.interface import LobbyTransaction, QueueEntry
 from bot.storage.play.interface import (
     EventRow,
     GameRow,
@@ -74,7 +74,7 @@ __all__ = [
     "ChouetteMemberRow", "ChouetteRow", "ChouetteStatus", "ClockRow", "EventRow", "GameRow",
     "GameStatus", "GradingJob", "GradingStatus", "GuildSettingsRow", "LedgerEntry",
     "MatchFigures", "MatchRow", "MatchStatus", "PlayerFigures", "PuzzleAnswerRow",
-    "PuzzleRow", "RatingRow", "RetryableConflict", "StaleVersionError",
+    "PuzzleRow", "QueueEntry", "RatingRow", "RetryableConflict", "StaleVersionError",
     "Storage", "StorageBusy", "StorageCommitUnknown", "StorageError", "StorageUnavailable",
     "TournamentRow", "TournamentStatus", "Transaction", "UserRow", "check_int64", "clean_name",
     "clean_text", "storable",

@@ -131,7 +131,7 @@ async def test_migration_0007_keeps_the_matches_stored_before_as_servers(
     server = Place(5, 8201)
     assert (await service.challenge(server, ALICE, BOB, length=1)).ok
     # Back to the 0006 schema, the row kept (the later migrations' tables dropped too).
-    rollback = ("DROP TABLE match_clocks; DROP TABLE clock_beat; "
+    rollback = ("DROP TABLE match_queue; DROP TABLE match_clocks; DROP TABLE clock_beat; "
                 "DROP INDEX matches_personal_user; "
                 "ALTER TABLE matches DROP COLUMN place_kind; "
                 "DELETE FROM schema_version WHERE version >= 7")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -137,14 +138,18 @@ class Challenges:
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False,
                         clock: str | None = None, dry_run: bool = False,
-                        open_terms: OpenTerms | None = None) -> Reply:
+                        open_terms: OpenTerms | None = None,
+                        before: Callable[[Transaction], Awaitable[None]] | None = None
+                        ) -> Reply:
         """``actor`` challenges ``opponent`` to a match (``length`` points) or money play.
 
         Challenging the AI (:attr:`ai_actor`) starts at once, unrated, at ``level``.
         ``hints``: the challenger allows /hint in this rated match (the opponent agrees
         by accepting); unrated games always allow hints.  ``clock``: the time control
         (:mod:`bot.service.core.timecontrol`; None: the server's).  ``opponent`` None:
-        an open challenge on ``open_terms`` (:mod:`bot.service.lobby`).  ``dry_run``: only check the
+        an open challenge on ``open_terms`` (:mod:`bot.service.lobby`).  ``before``: more
+        work in the challenge's transaction, first (the queue's pairing takes the two
+        players off the queue there).  ``dry_run``: only check the
         challenge (an ``ok`` reply with no text if it stands, the refusal otherwise) and
         store nothing, so an adapter opens a place for it (a thread) only when it stands.
         """
@@ -232,6 +237,8 @@ class Challenges:
                            open=open_terms)
 
         async def body(tx: Transaction) -> Reply:
+            if before is not None:
+                await before(tx)
             existing = await tx.open_match_in_channel(place.channel_id)
             if await tx.open_chouette_in_channel(place.channel_id) is not None:
                 raise Refusal("This channel has a chouette table: join it with "

@@ -1,0 +1,129 @@
+"""The matchmaking queue (issue 44 item 2): pairing by the closest rating, the accepted gap
+widening with the wait, leaving, timing out, and a pair made once when two processes
+sharing one database pair at the same moment (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from backends import Backend
+from backends import backend as backend_named
+from clock_time import HERE, Time
+from scripted import Script, opened
+
+from bot.config import Config
+from bot.service.core.values import Actor, Place
+from bot.service.game import GameService
+from bot.service.lobby.queue import Wanted
+from bot.storage.interface import MatchStatus
+
+PLAYERS = {name: Actor(i, name) for i, name in enumerate(
+    ["ann", "ben", "cat", "dan", "eve"], start=11)}
+OTHER = Place(7, 71)
+
+
+def service_on(storage: Any, time: Time) -> GameService:
+    return GameService(storage, Config(), dice=Script([3, 1], then="0123456789abcdef"),
+                       clock=time)
+
+
+async def rate(service: GameService, name: str, rating: float) -> None:
+    """``name``'s rating in the server (as rated matches would have left it)."""
+    actor = PLAYERS[name]
+    async with service.storage.transaction() as tx:
+        await tx.upsert_user(actor.id, actor.name, False)
+    db = service.storage.db  # type: ignore[attr-defined]
+    await db.execute("INSERT INTO ratings (guild_id, user_id, rating, experience) "
+                     "VALUES (?, ?, ?, 10)", (HERE.guild_id, actor.id, rating))
+    await db.commit()
+
+
+async def players_of(service: GameService) -> list[tuple[int, int, MatchStatus]]:
+    async with service.storage.snapshot() as tx:
+        rows = await tx.matches_in_channel(HERE.channel_id)
+        rows += await tx.matches_in_channel(OTHER.channel_id)
+    return [(r.white_id, r.black_id, r.status) for r in rows]
+
+
+async def test_closest_ratings_first_and_the_gap_widens(tmp_path: Path) -> None:
+    time = Time()
+    service = service_on(await opened(tmp_path / "q.sqlite3"), time)
+    for name, rating in (("ann", 1500), ("ben", 1800), ("cat", 1560)):
+        await rate(service, name, rating)
+    joined = await service.queue.join(HERE, PLAYERS["ann"], Wanted(length=3))
+    assert joined.ok and "You are in the queue for a 3-point match of standard" in joined.text
+    assert "0 other player(s)" in joined.text
+    assert (await service.queue.join(OTHER, PLAYERS["ben"], Wanted(length=3))).ok
+    again = await service.queue.join(HERE, PLAYERS["ann"])
+    assert not again.ok and "already in the queue" in again.text
+    assert await service.due_work() == []  # 300 apart: more than 100 at once
+    time.at(30)
+    assert (await service.queue.join(OTHER, PLAYERS["cat"], Wanted(length=3))).ok
+    posts = await service.due_work()  # ann and cat are 60 apart: paired first
+    assert len(posts) == 1
+    channel, reply = posts[0]
+    assert channel == OTHER.channel_id  # where the later of the two joined
+    head = "".join(p if isinstance(p, str) else f"@{p.user_id}" for p in reply.notify[0])
+    assert head == (f"Paired from the queue: @{PLAYERS['ann'].id} (1500) and "
+                    f"@{PLAYERS['cat'].id} (1560), a 3-point match of standard, rated.")
+    assert "cat accepts." in reply.text and reply.boards
+    assert await players_of(service) == [(PLAYERS["ann"].id, PLAYERS["cat"].id,
+                                          MatchStatus.ACTIVE)]
+    status = await service.queue.status(HERE, PLAYERS["ben"])
+    assert "1 player(s) wait in the queue:\n- 1 for a 3-point match of standard, rated" in (
+        status.text)
+    assert "you accept a rating gap of 125 now" in status.text  # 100 + 50 a minute
+
+
+async def test_different_terms_are_not_paired_and_leaving(tmp_path: Path) -> None:
+    time = Time()
+    service = service_on(await opened(tmp_path / "q.sqlite3"), time)
+    assert (await service.queue.join(HERE, PLAYERS["ann"], Wanted(length=3))).ok
+    assert (await service.queue.join(OTHER, PLAYERS["ben"], Wanted(length=5))).ok
+    assert (await service.queue.join(OTHER, PLAYERS["cat"],
+                                     Wanted(length=3, rated=False))).ok
+    assert await service.due_work() == []
+    left = await service.queue.leave(HERE, PLAYERS["ann"])
+    assert left.ok and "You left the queue" in left.text
+    gone = await service.queue.leave(HERE, PLAYERS["ann"])
+    assert not gone.ok and "You are not in the queue" in gone.text
+    bad = await service.queue.join(HERE, PLAYERS["dan"], Wanted(length=0, clock="usbgf"))
+    assert not bad.ok and "money play has no length" in bad.text
+    dm = await service.queue.join(Place.direct(5), PLAYERS["dan"])
+    assert not dm.ok and "challenge the other person by name" in dm.text
+
+
+async def test_nobody_found_in_time_leaves_the_queue_once(tmp_path: Path) -> None:
+    time = Time()
+    service = service_on(await opened(tmp_path / "q.sqlite3"), time)
+    assert (await service.queue.join(HERE, PLAYERS["ann"])).ok
+    time.at(60 * 60)
+    posts = await service.due_work()
+    assert len(posts) == 1 and posts[0][0] == HERE.channel_id
+    line = "".join(p if isinstance(p, str) else "@" for p in posts[0][1].notify[0])
+    assert line.startswith("@, nobody was found for you in 1 hour")
+    assert await service.due_work() == []
+    assert not (await service.queue.leave(HERE, PLAYERS["ann"])).ok
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Backend]:
+    async with backend_named(request.param, tmp_path) as b:
+        yield b
+
+
+async def test_two_processes_pair_once(backend: Backend) -> None:
+    time = Time()
+    a = service_on(await backend.open(), time)
+    b = service_on(await backend.open(), time)
+    assert (await a.queue.join(HERE, PLAYERS["ann"])).ok
+    assert (await b.queue.join(OTHER, PLAYERS["ben"])).ok
+    found = await asyncio.gather(a.due_work(), b.due_work(), a.due_work())
+    posts = [p for each in found for p in each]
+    assert len(posts) == 1, posts
+    assert await players_of(a) == [(PLAYERS["ann"].id, PLAYERS["ben"].id, MatchStatus.ACTIVE)]
+    assert await a.due_work() == [] and await b.due_work() == []

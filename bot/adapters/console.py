@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.adapters.console_clock import clock_timer
+from bot.adapters.console_lobby import lobby, queue
 from bot.adapters.console_puzzles import puzzle
 from bot.adapters.console_tournament import open_pairings, tournament
 from bot.ai.runner import runner_from_config
@@ -87,6 +88,8 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
   Open:         alice: /challenge length=5 [min_rating=N] [max_rating=N]   anyone may
                        /accept it until it expires (the server's open_challenge_minutes)
+  /queue join [length=N] [variant=NAME] [clock=CLOCK] [rated=on|off] | leave | status
+                       wait to be paired with the closest rating   /lobby  what waits here
   On a clock:   alice: /challenge @bob length=5 clock=usbgf   (none, correspondence, fast,
                        normal, casual, usbgf, or a delay+reserve: 12s+2m/pt, 12s+5m, 1s+4s/pt);
                        the time left is printed after each action, a flag fall when it falls
@@ -665,6 +668,8 @@ class Console:
             "tournament-admin": lambda actor, rest: tournament(self, actor, rest, channel_id),
             "settings": settings,
             "puzzle": lambda actor, rest: puzzle(self, actor, rest),  # issue 33
+            "queue": lambda actor, rest: queue(self, actor, rest),  # issue 44
+            "lobby": lambda actor, rest: lobby(self, actor, rest),
         }
 
     async def demo(self, limit: int = 2000) -> None:

@@ -64,3 +64,22 @@ async def test_an_open_challenge_in_the_console(tmp_path: Path) -> None:
     assert "carol accepts." in out.getvalue()
     assert await console.handle("alice: /challenge min_rating=x")
     assert "min_rating and max_rating are whole numbers" in out.getvalue()
+
+
+async def test_the_queue_and_the_lobby_in_the_console(tmp_path: Path) -> None:
+    console, out = await console_on(tmp_path)
+    async with clock_timer(console):  # the pairing is printed by the timer
+        assert await console.handle("ann: /queue join length=1")
+        assert "You are in the queue for a 1-point match of standard" in out.getvalue()
+        assert await console.handle("eve: /lobby")
+        assert "1 player(s) wait in the queue:" in out.getvalue()
+        assert await console.handle("/channel side")
+        assert await console.handle("ben: /queue join length=1")
+        await asyncio.sleep(0.6)
+        said = out.getvalue()
+    assert "Paired from the queue: @ann (1500) and @ben (1500)" in said, said
+    assert "ben accepts." in said
+    assert await console.handle("ann: /queue leave")
+    assert "You are not in the queue" in out.getvalue()
+    assert await console.handle("ann: /queue join length=x")
+    assert "length is a whole number" in out.getvalue()

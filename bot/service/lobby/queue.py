@@ -25,6 +25,7 @@ from bot.service.core.runner import ActionRunner
 from bot.service.core.spans import span
 from bot.service.core.timecontrol import ClockError
 from bot.service.core.values import Actor, Place, bad_ids, without_server
+from bot.service.lobby.listing import lobby
 from bot.service.play.challenges import Challenges, clock_for
 from bot.service.settings.service import SettingsService, refuse_channel
 from bot.storage.interface import QueueEntry, StorageError, Transaction
@@ -164,6 +165,11 @@ class Queue:
         except StorageError as error:
             return Reply.refuse(str(error))
         return Reply(ok=True, ephemeral=True, text=self.describe(entries, actor.id))
+
+    async def lobby(self, place: Place, actor: Actor) -> Reply:
+        """``/lobby``: the server's open challenges and this queue
+        (:mod:`bot.service.lobby.listing`)."""
+        return await lobby(self.runner, place, actor, self.describe)
 
     def describe(self, entries: list[QueueEntry], user_id: int | None = None) -> str:
         """The queue in words: how many wait, for what (and the asker's own place)."""

@@ -61,3 +61,26 @@ async def test_an_open_challenge_pressed_by_two_at_once(fake: FakeDiscord, host:
     await fake.until(lambda: "taken by" in challenge.text)
     assert f"alice's open challenge was taken by {taker}" in challenge.text
     assert other not in challenge.text
+
+
+async def test_a_queue_pairing(fake: FakeDiscord, host: Host) -> None:
+    alice, bob, carol = users(fake)
+    await host.start()
+    joined = await fake.slash(alice, "queue join", length=1)
+    assert "You are in the queue for a 1-point match of standard" in await private(joined)
+    lobby = await fake.slash(carol, "lobby")
+    assert "1 player(s) wait in the queue" in await private(lobby)
+    await fake.slash(bob, "queue join", length=1)
+
+    def paired() -> bool:
+        return any("Paired from the queue" in m.text
+                   for m in fake.channel_messages(fake.channel_id))
+
+    await fake.until(paired, timeout=5)
+    (post,) = [m for m in fake.channel_messages(fake.channel_id)
+               if "Paired from the queue" in m.text]
+    assert f"<@{alice.id}> (1500) and <@{bob.id}> (1500)" in post.text
+    assert "bob accepts." in post.text
+    assert_board_message(post)
+    left = await fake.slash(alice, "queue leave")
+    assert "You are not in the queue" in await private(left)

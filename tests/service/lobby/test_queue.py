@@ -16,6 +16,7 @@ from clock_time import HERE, Time
 from scripted import Script, opened
 
 from bot.config import Config
+from bot.service.core.replies import plain
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
 from bot.service.lobby.queue import Wanted
@@ -127,3 +128,23 @@ async def test_two_processes_pair_once(backend: Backend) -> None:
     assert len(posts) == 1, posts
     assert await players_of(a) == [(PLAYERS["ann"].id, PLAYERS["ben"].id, MatchStatus.ACTIVE)]
     assert await a.due_work() == [] and await b.due_work() == []
+
+
+async def test_the_lobby_lists_open_challenges_and_the_queue(tmp_path: Path) -> None:
+    time = Time()
+    service = service_on(await opened(tmp_path / "q.sqlite3"), time)
+    empty = await service.queue.lobby(HERE, PLAYERS["eve"])
+    assert empty.ok and empty.ephemeral
+    text = "\n".join(plain(line) for line in empty.notify)
+    assert "No open challenge: /challenge without an opponent posts one." in text
+    assert "Nobody is waiting in the queue: /queue join starts it." in text
+    assert (await service.challenge(HERE, PLAYERS["ann"], None, length=5, clock="usbgf",
+                                    low=1400)).ok
+    assert (await service.queue.join(OTHER, PLAYERS["ben"], Wanted(length=7))).ok
+    shown = await service.queue.lobby(HERE, PLAYERS["eve"])
+    text = "\n".join(plain(line) for line in shown.notify)
+    assert ("- ann: a 5-point match of standard (clock usbgf, rated, ratings 1400 to any), "
+            f"Accept in #{HERE.channel_id}, expires in 30 minutes") in text, text
+    assert "1 player(s) wait in the queue:\n- 1 for a 7-point match of standard, rated" in text
+    dm = await service.queue.lobby(Place.direct(5), PLAYERS["eve"])
+    assert not dm.ok and "The lobby" in dm.text

@@ -411,12 +411,12 @@ class GameService:
                                 name: str, format: str, length: str = "5",
                                 variant: str | None = None, rules: dict[str, Any] | None = None,
                                 max_players: int | None = None, rounds: int | None = None,
-                                signup_hours: float | None = None,
-                                round_hours: float | None = None) -> Reply:
+                                signup_hours: float | None = None, round_hours: float | None = None,
+                                clock: str | None = None) -> Reply:
         return await guarded(self.tournaments.create(
             place, actor, is_organiser=is_organiser, name=name, format=format, length=length,
             variant=variant, rules=rules, max_players=max_players, rounds=rounds,
-            signup_hours=signup_hours, round_hours=round_hours))
+            signup_hours=signup_hours, round_hours=round_hours, clock=clock))
 
     @tournaments_need_a_server
     async def tournament_join(self, place: Place, actor: Actor,

@@ -10,7 +10,6 @@ from discord import app_commands
 
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
 from bot.adapters.discord.cogs.game import VariantName, clock_autocomplete
-from bot.adapters.discord.convert import GUILD_CONTEXT, GUILD_INSTALL
 from bot.service.lobby.queue import Wanted
 
 if TYPE_CHECKING:
@@ -18,8 +17,8 @@ if TYPE_CHECKING:
 
 
 class LobbyCog(ServiceCog):
-    queue = app_commands.Group(name="queue", guild_only=True, allowed_contexts=GUILD_CONTEXT,
-                               allowed_installs=GUILD_INSTALL,
+    # Offered everywhere, as /chouette is: without a server the service says why not.
+    queue = app_commands.Group(name="queue",
                                description="Wait to be paired with an opponent of your rating")
 
     @queue.command(description="Wait for an opponent (the closest rating first)")
@@ -47,9 +46,6 @@ class LobbyCog(ServiceCog):
         await self.answer(interaction, self.service.queue.status(*self.where(interaction)))
 
     @app_commands.command(description="The server's open challenges and its queue")
-    @app_commands.guild_only()
-    @app_commands.allowed_contexts(guilds=True, dms=False, private_channels=False)
-    @app_commands.allowed_installs(guilds=True, users=False)
     async def lobby(self, interaction: Interaction) -> None:
         await self.answer(interaction, self.service.queue.lobby(*self.where(interaction)))
 

@@ -158,3 +158,10 @@ async def test_several_press_accept_at_once_one_wins(backend: Backend) -> None:
     assert f"{taker} accepts." in won[0].text
     for lost in (r for r in replies if not r.ok):  # told privately who took it
         assert lost.ephemeral and f"{taker} accepted alice's challenge first" in lost.text
+
+
+async def test_in_progress_names_an_open_challenge_as_one(tmp_path: Path) -> None:
+    service = await make(tmp_path, Time())
+    assert (await service.challenge(HERE, ALICE, None, length=1)).ok
+    assert await service.in_progress(HERE.guild_id) == [
+        (HERE.channel_id, "alice's open challenge (anyone may accept it)")]

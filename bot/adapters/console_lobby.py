@@ -1,7 +1,7 @@
 """``/queue`` and ``/lobby`` in the console (issue 44): the same calls as the Discord
 commands, typed::
 
-    /queue join [length=N] [variant=NAME] [clock=CLOCK] [rated=on|off]
+    /queue join [length=N] [variant=NAME] [clock=CLOCK] [rated=on|off] [bot_after=MINUTES]
     /queue leave
     /queue status
     /lobby
@@ -16,7 +16,7 @@ from bot.service.lobby.queue import Wanted
 from engine.rules import whole_number
 
 USAGE = ("  (only you see this) /queue join [length=N] [variant=NAME] [clock=CLOCK] "
-         "[rated=on|off], /queue leave, /queue status.")
+         "[rated=on|off] [bot_after=MINUTES], /queue leave, /queue status.")
 
 
 async def queue(console: Console, actor: Actor, rest: str) -> None:
@@ -31,7 +31,7 @@ async def queue(console: Console, actor: Actor, rest: str) -> None:
         options: dict[str, str] = {}
         for word in words[1:]:
             key, eq, value = word.partition("=")
-            if not eq or key.lower() not in ("length", "variant", "clock", "rated"):
+            if not eq or key.lower() not in ("length", "variant", "clock", "rated", "bot_after"):
                 console.say(USAGE)
                 return
             options[key.lower()] = value
@@ -41,8 +41,14 @@ async def queue(console: Console, actor: Actor, rest: str) -> None:
                         "(0: money play).")
             return
         rated = options.get("rated", "on").lower() not in ("off", "no", "false", "0")
+        try:
+            bot_after = float(options.get("bot_after", "0"))
+        except ValueError:
+            console.say("  (only you see this) bot_after is a number of minutes, e.g. "
+                        "bot_after=5.")
+            return
         await console.show(await service.join(console.place, actor, Wanted(
-            length, options.get("variant"), options.get("clock"), rated)))
+            length, options.get("variant"), options.get("clock"), rated, bot_after)))
     else:
         console.say(USAGE)
 

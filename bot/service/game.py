@@ -151,11 +151,11 @@ class GameService:
         self.standings = Standings(storage)
         self.builder = Builder(self.runner, self.commands)
         self.open_challenges = OpenChallenges(self.runner, self.challenges, self.settings)
-        self.queue = Queue(self.runner, self.challenges, self.settings)  # /queue (issue 44)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
                                  self.sessions, self.analysis, self.builder,
                                  self.open_challenges)
         self.ai_turns = AITurns(self.runner, self.table, ai)
+        self.queue = Queue(self.runner, self.challenges, self.settings, self.ai_turns.after)
         self.reminders = Reminders(self.runner, self.config, settings=self.settings)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
         self.chouette = ChouetteService(self.runner, self.autoplay, self.endings,

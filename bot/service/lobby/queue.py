@@ -16,7 +16,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from bot.service.core.limits import MAX_MATCH_LENGTH
@@ -87,16 +88,21 @@ class Wanted:
     variant: str | None = None
     clock: str | None = None
     rated: bool = True
+    bot_after: float = 0.0
+    """Minutes after which he plays the bot if nobody was found (0: never)."""
 
 
 class Queue:
     """Joining, leaving, looking at and pairing the server's queue."""
 
     def __init__(self, runner: ActionRunner, challenges: Challenges,
-                 settings: SettingsService) -> None:
+                 settings: SettingsService,
+                 after_ai: Callable[[Place, Reply], Awaitable[Reply]] | None = None) -> None:
         self.runner = runner
         self.challenges = challenges
         self.settings = settings
+        self.after_ai = after_ai
+        """Lets the bot answer in a game against it (its first turns)."""
 
     async def join(self, place: Place, actor: Actor, wanted: Wanted = Wanted()) -> Reply:
         if (bad := bad_ids(place, actor)) is not None:
@@ -114,6 +120,13 @@ class Queue:
             return Reply.refuse(str(error))
         except (ClockError, ValueError) as error:
             return Reply.refuse(str(error)[:300])
+        if not 0 <= wanted.bot_after < WAIT_MINUTES:
+            return Reply.refuse(f"bot_after is the minutes after which you play the bot if "
+                                f"nobody was found: more than 0, less than {WAIT_MINUTES}.")
+        if wanted.bot_after and (self.challenges.ai is None or self.challenges.ai_actor is None
+                                 or not server.ai):
+            return Reply.refuse("The bot doesn't play on this server, so the queue can't "
+                                "fall back to it: join without bot_after.")
         if not server.games_allowed(place):
             return refuse_channel("Games don't start in this channel on this server, so the "
                                   "queue is not joined here.", "Games start in ",
@@ -124,7 +137,7 @@ class Queue:
             rating = (await tx.rating(place.guild_id, actor.id)).rating
             entry = QueueEntry(place.guild_id, actor.id, place.channel_id, wanted.length,
                                variant, spec.text if spec is not None else "none",
-                               wanted.rated, rating, now)
+                               wanted.rated, rating, now, wanted.bot_after)
             if not await tx.join_queue(entry):
                 raise Refusal("You are already in the queue: /queue status shows it, "
                               "/queue leave takes you off.")
@@ -207,11 +220,42 @@ class Queue:
                     out.append(told)
             else:
                 staying.append(entry)
+        paired: set[int] = set()
         for first, later in pairs(staying, now):
             made = await self.pair(first, later)
             if made is not None:
                 out.append(made)
+                paired |= {first.user_id, later.user_id}
+        for entry in staying:  # nobody found in time: the bot, for who asked for it
+            waited = (now - datetime.fromisoformat(entry.joined_at)).total_seconds() / 60
+            if entry.bot_after and waited >= entry.bot_after and entry.user_id not in paired:
+                played = await self.play_bot(entry)
+                if played is not None:
+                    out.append(played)
         return out
+
+    async def play_bot(self, entry: QueueEntry) -> tuple[int, Reply] | None:
+        """``entry``'s player, taken off the queue, plays the bot (unrated) where he joined."""
+        bot = self.challenges.ai_actor
+        if bot is None:
+            return None
+        name, _ = await self.names(entry.user_id, bot.id)
+        player = Actor(entry.user_id, name)
+        place = Place(entry.guild_id, entry.channel_id)
+
+        async def take(tx: Transaction) -> None:
+            await tx.take_from_queue(entry)
+
+        made = await self.challenges.challenge(
+            place, player, bot, length=entry.length, variant=entry.variant, clock=entry.clock,
+            rated=False, before=take)
+        if not made.ok:
+            return None
+        if self.after_ai is not None:
+            made = await self.after_ai(place, made)
+        head = notice(Mention(player.id, player.name), f", nobody was found for you in "
+                      f"{span(entry.bot_after)}: you play me (the bot), unrated, as you asked.")
+        return entry.channel_id, replace(made, notify=(head, *made.notify))
 
     async def time_out(self, entry: QueueEntry) -> tuple[int, Reply] | None:
         async def body(tx: Transaction) -> Reply:

@@ -26,6 +26,8 @@ class QueueEntry:
     """His rating in the server when he joined."""
     joined_at: str
     """The service's time he joined (ISO)."""
+    bot_after: float = 0.0
+    """Minutes after which he plays the bot when nobody was found (0: never)."""
 
 
 class LobbyTransaction(Protocol):

@@ -10,12 +10,12 @@ from bot.storage.play.interface import MatchRow
 from bot.storage.play.queries import MATCH_COLUMNS, match_row
 
 QUEUE_COLUMNS = ("guild_id, user_id, channel_id, length, variant, clock, rated, rating, "
-                 "joined_at")
+                 "joined_at, bot_after")
 
 
 def queue_entry(row: Any) -> QueueEntry:
     return QueueEntry(int(row[0]), int(row[1]), int(row[2]), int(row[3]), str(row[4]),
-                      str(row[5]), bool(row[6]), float(row[7]), str(row[8]))
+                      str(row[5]), bool(row[6]), float(row[7]), str(row[8]), float(row[9]))
 
 
 class LobbyQueries(SqlPrimitives):
@@ -23,10 +23,10 @@ class LobbyQueries(SqlPrimitives):
 
     async def join_queue(self, entry: QueueEntry) -> bool:
         changed, _ = await self._cursor(
-            f"INSERT INTO match_queue ({QUEUE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"INSERT INTO match_queue ({QUEUE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (guild_id, user_id) DO NOTHING",
             (entry.guild_id, entry.user_id, entry.channel_id, entry.length, entry.variant,
-             entry.clock, int(entry.rated), entry.rating, entry.joined_at))
+             entry.clock, int(entry.rated), entry.rating, entry.joined_at, entry.bot_after))
         return changed == 1
 
     async def queue_entries(self, guild_id: int | None = None) -> list[QueueEntry]:

@@ -148,3 +148,40 @@ async def test_the_lobby_lists_open_challenges_and_the_queue(tmp_path: Path) -> 
     assert "1 player(s) wait in the queue:\n- 1 for a 7-point match of standard, rated" in text
     dm = await service.queue.lobby(Place.direct(5), PLAYERS["eve"])
     assert not dm.ok and "The lobby" in dm.text
+
+
+async def test_nobody_found_plays_the_bot_when_asked(tmp_path: Path) -> None:
+    from bot.ai.runner import AIRunner
+
+    time = Time()
+    runner = AIRunner(processes=False, time_limit=20.0)
+    await runner.start()
+    try:
+        service = GameService(await opened(tmp_path / "q.sqlite3"), Config(), ai=runner,
+                              clock=time)
+        service.set_ai_user(99, "gnubot")
+        late = await service.queue.join(HERE, PLAYERS["ann"], Wanted(length=1, bot_after=60))
+        assert not late.ok and "less than 60" in late.text
+        assert (await service.queue.join(HERE, PLAYERS["ann"], Wanted(length=1,
+                                                                      bot_after=2))).ok
+        time.at(60)
+        assert await service.due_work() == []
+        time.at(120)
+        posts = await service.due_work()
+        assert len(posts) == 1 and posts[0][0] == HERE.channel_id
+        line = "".join(p if isinstance(p, str) else "@" for p in posts[0][1].notify[0])
+        assert line == ("@, nobody was found for you in 2 minutes: you play me (the bot), "
+                        "unrated, as you asked.")
+        async with service.storage.snapshot() as tx:
+            row = await tx.open_match_in_channel(HERE.channel_id)
+        assert row is not None and row.status is MatchStatus.ACTIVE and not row.rated
+        assert {row.white_id, row.black_id} == {PLAYERS["ann"].id, 99}
+        assert await service.due_work() == []
+    finally:
+        runner.close()
+
+
+async def test_no_bot_no_fallback(tmp_path: Path) -> None:
+    service = service_on(await opened(tmp_path / "q.sqlite3"), Time())
+    reply = await service.queue.join(HERE, PLAYERS["ann"], Wanted(bot_after=5))
+    assert not reply.ok and "The bot doesn't play on this server" in reply.text

@@ -26,16 +26,18 @@ class LobbyCog(ServiceCog):
         length="Match length in points (default 3; 0 for money play)",
         variant="Variant: standard, acey-deucey, russian, french...",
         clock="Time control: none, correspondence, fast, normal, casual, usbgf, or 12s+2m/pt",
-        rated="Count the match for the ratings (default: yes)")
+        rated="Count the match for the ratings (default: yes)",
+        bot_after="Minutes after which you play me (the bot) if nobody was found")
     @app_commands.autocomplete(clock=clock_autocomplete)
     async def join(self, interaction: Interaction,
                    length: app_commands.Range[int, 0, 25] = 3,
                    variant: app_commands.Transform[str, VariantName] | None = None,
                    clock: app_commands.Range[str, 1, 40] | None = None,
-                   rated: bool = True) -> None:
+                   rated: bool = True,
+                   bot_after: app_commands.Range[float, 0.1, 59.0] | None = None) -> None:
         place, actor = self.where(interaction)
         await self.answer(interaction, self.service.queue.join(
-            place, actor, Wanted(length, variant, clock, rated)))
+            place, actor, Wanted(length, variant, clock, rated, bot_after or 0.0)))
 
     @queue.command(description="Leave the queue")
     async def leave(self, interaction: Interaction) -> None:

@@ -3,6 +3,7 @@
 -- where he joined (the channel the match starts in when he is the later of the two) and
 -- when (the service's time: the accepted rating gap widens with the wait).  One row per
 -- player and server; pairing deletes both rows in the transaction that makes the match.
+-- bot_after: the minutes after which the player would rather play the bot (0: never).
 CREATE TABLE match_queue (
     guild_id    INTEGER NOT NULL,
     user_id     INTEGER NOT NULL REFERENCES users(id),
@@ -12,6 +13,7 @@ CREATE TABLE match_queue (
     clock       TEXT    NOT NULL,
     rated       INTEGER NOT NULL CHECK (rated IN (0, 1)),
     rating      REAL    NOT NULL,
+    bot_after   REAL    NOT NULL DEFAULT 0 CHECK (bot_after >= 0),
     joined_at   TEXT    NOT NULL,
     PRIMARY KEY (guild_id, user_id)
 );

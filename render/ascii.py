@@ -55,6 +55,8 @@ def _player_line(view: BoardView, lay: Layout, player: Player) -> str:
     if view.match is not None and info.score is not None:
         parts.append(f"score {info.score}")
     parts.append(counted(view.pips(player), "pip"))
+    if info.clock:
+        parts.append(f"clock {info.clock}")
     waiting = lay.waiting[player].count
     if waiting:
         parts.append(f"{waiting} to enter")

@@ -585,6 +585,8 @@ def _panel(ops: _Ops, theme: Theme, view: BoardView, lay: Layout, rect: Rect,
     waiting = view.position.waiting(player)
     if waiting:
         pips += f" · {waiting} to enter"
+    if info.clock:
+        pips += f" · clock {info.clock}"
     pip_w = round(text_length(pf, pips))
     name = info.name + (f" ({info.note})" if info.note else "")
     name_w = right - x - pip_w - round(u * 0.35)

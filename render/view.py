@@ -73,6 +73,8 @@ class PlayerInfo:
     score: int | None = None
     note: str = ""
     """A short tag shown after the name (e.g. "box", "captain")."""
+    clock: str = ""
+    """The time left on the player's clock ("4:05"), "" without a clock (issue 44)."""
 
 
 @dataclass(frozen=True, slots=True)

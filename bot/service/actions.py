@@ -12,6 +12,7 @@ from bot.service.core.limits import shown
 from bot.service.core.observe import naming
 from bot.service.core.replies import Action, Reply
 from bot.service.core.values import Actor, Expect, Place
+from bot.service.lobby.open import OpenChallenges
 from bot.service.play.challenges import Challenges
 from bot.service.play.commands import Commands
 from bot.service.play.concede import Concessions
@@ -32,10 +33,10 @@ class ActionTable:
 
     def __init__(self, challenges: Challenges, commands: Commands, concessions: Concessions,
                  watch: Watch, sessions: Sessions, analysis: Analysis,
-                 builder: Builder) -> None:
+                 builder: Builder, open_challenges: OpenChallenges) -> None:
         c, k, b = commands, concessions, builder
         self._calls: dict[Action, Call] = {
-            Action.ACCEPT: lambda p, a, o, e: challenges.accept(p, a, e),
+            Action.ACCEPT: lambda p, a, o, e: open_challenges.accept(p, a, e),
             Action.DECLINE: lambda p, a, o, e: challenges.decline(p, a, e),
             Action.CANCEL: lambda p, a, o, e: challenges.cancel(p, a, e),
             Action.ROLL: lambda p, a, o, e: c.roll(p, a, e),

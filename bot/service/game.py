@@ -39,6 +39,7 @@ from bot.service.analysis.settings import AnalysisSettings
 from bot.service.builder.service import Builder
 from bot.service.chouette.seating import ChouetteSeating
 from bot.service.chouette.service import ChouetteService
+from bot.service.clock.service import Clocks
 from bot.service.core import fairdice
 from bot.service.core.lifecycle import Lifecycle
 from bot.service.core.observe import Observer, naming
@@ -47,6 +48,8 @@ from bot.service.core.runner import ActionRunner
 from bot.service.core.values import MAX_ID, Actor, Expect, Place, without_server
 from bot.service.core.work import Seating
 from bot.service.grading.service import Analyser, Grader, Grading, Post
+from bot.service.lobby.open import OpenChallenges
+from bot.service.lobby.queue import Queue
 from bot.service.pictures.service import Pictures
 from bot.service.play.autoplay import AutoPlay
 from bot.service.play.challenges import Challenges
@@ -147,9 +150,12 @@ class GameService:
         self.puzzles = Puzzles(self.runner, self.analysis_settings)
         self.standings = Standings(storage)
         self.builder = Builder(self.runner, self.commands)
+        self.open_challenges = OpenChallenges(self.runner, self.challenges, self.settings)
         self.table = ActionTable(self.challenges, self.commands, self.concessions, self.watch,
-                                 self.sessions, self.analysis, self.builder)
+                                 self.sessions, self.analysis, self.builder,
+                                 self.open_challenges)
         self.ai_turns = AITurns(self.runner, self.table, ai)
+        self.queue = Queue(self.runner, self.challenges, self.settings, self.ai_turns.after)
         self.reminders = Reminders(self.runner, self.config, settings=self.settings)
         self.chouette_seating = ChouetteSeating(self.runner, self.autoplay, self.endings)
         self.chouette = ChouetteService(self.runner, self.autoplay, self.endings,
@@ -163,6 +169,7 @@ class GameService:
         self.tournament_info = TournamentInfo(self.runner, self.config,
                                               settings=self.settings)
         self.endings.match_ended.append(self.tournament_play.match_ended)
+        self.clocks = Clocks(self.runner, self.endings)  # matches on a clock (issue 44)
 
     def _seating(self, row: MatchRow) -> Seating:
         """Who sits at ``row``: a chouette game, or two players."""
@@ -204,18 +211,22 @@ class GameService:
             return reply
         return await guarded(self.ai_turns.after(place, reply))
 
-    async def challenge(self, place: Place, actor: Actor, opponent: Actor, *,
+    async def challenge(self, place: Place, actor: Actor, opponent: Actor | None, *,
                         variant: str | None = None, rules: dict[str, Any] | None = None,
                         length: int = 0, stake: int = 0, rated: bool = True,
                         level: str | None = None, hints: bool = False,
-                        dry_run: bool = False) -> Reply:
+                        clock: str | None = None, dry_run: bool = False,
+                        low: int | None = None, high: int | None = None) -> Reply:
         """See :meth:`~bot.service.play.challenges.Challenges.challenge` (``dry_run``: only
-        check it)."""
+        check it); no ``opponent``: an open challenge (:mod:`bot.service.lobby.open`;
+        ``low``/``high``: the rating range of a rated one)."""
+        terms: dict[str, Any] = dict(variant=variant, rules=rules, length=length, stake=stake,
+                                     rated=rated, level=level, hints=hints, clock=clock)
         with naming("challenge"):
-            reply = await self.challenges.challenge(place, actor, opponent, variant=variant,
-                                                    rules=rules, length=length, stake=stake,
-                                                    rated=rated, level=level, hints=hints,
-                                                    dry_run=dry_run)
+            if opponent is None:
+                return await self.open_challenges.post(place, actor, low=low, high=high, **terms)
+            reply = await self.challenges.challenge(place, actor, opponent, dry_run=dry_run,
+                                                    **terms)
         if dry_run:
             return reply
         return await guarded(self.ai_turns.after(place, reply))
@@ -350,6 +361,16 @@ class GameService:
         (see :mod:`bot.service.records`)."""
         return await guarded(self.records.verify(place, actor, game_id))
 
+    async def due_work(self) -> list[tuple[int, Reply]]:
+        """Both adapters' timer, every 1/4 s (issue 44): (channel, reply) of each due thing."""
+        out: list[tuple[int, Reply]] = []
+        for due in (self.clocks.due, self.open_challenges.due, self.queue.due):
+            try:
+                out += await due()
+            except StorageError as error:  # the database is away: (its time is nobody's)
+                log.warning("due work skipped this round: %s", error)
+        return out
+
     async def due_reminders(self) -> list[tuple[int, Notice]]:
         """(channel id, notice) for each game idle longer than the reminder time."""
         try:
@@ -391,12 +412,12 @@ class GameService:
                                 name: str, format: str, length: str = "5",
                                 variant: str | None = None, rules: dict[str, Any] | None = None,
                                 max_players: int | None = None, rounds: int | None = None,
-                                signup_hours: float | None = None,
-                                round_hours: float | None = None) -> Reply:
+                                signup_hours: float | None = None, round_hours: float | None = None,
+                                clock: str | None = None) -> Reply:
         return await guarded(self.tournaments.create(
             place, actor, is_organiser=is_organiser, name=name, format=format, length=length,
             variant=variant, rules=rules, max_players=max_players, rounds=rounds,
-            signup_hours=signup_hours, round_hours=round_hours))
+            signup_hours=signup_hours, round_hours=round_hours, clock=clock))
 
     @tournaments_need_a_server
     async def tournament_join(self, place: Place, actor: Actor,

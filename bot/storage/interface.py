@@ -34,6 +34,7 @@ from bot.storage.chouette.interface import (
     ChouetteStatus,
     ChouetteTransaction,
 )
+from bot.storage.clock.interface import ClockRow, ClockTransaction
 from bot.storage.core.errors import (
     INT64_MAX,
     INT64_MIN,
@@ -50,6 +51,7 @@ from bot.storage.core.errors import (
     clean_text,
     storable,
 )
+from bot.storage.lobby.interface import LobbyTransaction, QueueEntry
 from bot.storage.play.interface import (
     EventRow,
     GameRow,
@@ -69,10 +71,10 @@ from bot.storage.tournaments.interface import (
 
 __all__ = [
     "INT64_MAX", "INT64_MIN", "NAME_LIMIT", "AmountOutOfRange", "AnalysisRow",
-    "ChouetteMemberRow", "ChouetteRow", "ChouetteStatus", "EventRow", "GameRow",
+    "ChouetteMemberRow", "ChouetteRow", "ChouetteStatus", "ClockRow", "EventRow", "GameRow",
     "GameStatus", "GradingJob", "GradingStatus", "GuildSettingsRow", "LedgerEntry",
     "MatchFigures", "MatchRow", "MatchStatus", "PlayerFigures", "PuzzleAnswerRow",
-    "PuzzleRow", "RatingRow", "RetryableConflict", "StaleVersionError",
+    "PuzzleRow", "QueueEntry", "RatingRow", "RetryableConflict", "StaleVersionError",
     "Storage", "StorageBusy", "StorageCommitUnknown", "StorageError", "StorageUnavailable",
     "TournamentRow", "TournamentStatus", "Transaction", "UserRow", "check_int64", "clean_name",
     "clean_text", "storable",
@@ -83,7 +85,7 @@ T = TypeVar("T")
 
 class Transaction(PlayTransaction, ChouetteTransaction, TournamentTransaction,
                   PlayersTransaction, StandingsTransaction, SettingsTransaction,
-                  AnalysisTransaction, Protocol):
+                  AnalysisTransaction, ClockTransaction, LobbyTransaction, Protocol):
     """Operations inside one transaction, of every table family.  All or nothing is
     committed."""
 

@@ -8,6 +8,7 @@ import shlex
 from collections.abc import Awaitable, Callable
 
 from bot.adapters.console.demo import DEMO_BOUND, play_demo
+from bot.adapters.console.lobby import lobby, queue
 from bot.adapters.console.puzzles import puzzle
 from bot.adapters.console.screen import Screen, channel_id, role_id, shown_name
 from bot.adapters.console.tournament import tournament
@@ -28,12 +29,15 @@ class Commands(Screen):
             except ValueError as exc:
                 self.say(f"  (only you see this) Can't read that: {exc}.")
                 return
-            if not words or not shown_name(words[0]):
-                self.say("  (only you see this) Name an opponent: /challenge @bob")
-                return
-            opponent = self.actor(words[0])
+            opponent: Actor | None = None  # none named: an open challenge (issue 44)
+            if words and "=" not in words[0]:
+                if not shown_name(words[0]):
+                    self.say("  (only you see this) Name an opponent: /challenge @bob "
+                             "(or none: an open challenge anyone may accept)")
+                    return
+                opponent = self.actor(words.pop(0))
             options: dict[str, str] = {}
-            for word in words[1:]:
+            for word in words:
                 key, eq, value = word.partition("=")
                 if not eq:
                     self.say(f"  (only you see this) Options are key=value, not {word!r}.")
@@ -44,15 +48,25 @@ class Commands(Screen):
             variant = options.pop("variant", None)
             level = options.pop("level", None)
             hints = options.pop("hints", "off").lower() in ("on", "yes", "true", "1")
+            clock = options.pop("clock", None)
+            low, high = options.pop("min_rating", None), options.pop("max_rating", None)
+            bounds = [whole_number(b) if b is not None else None for b in (low, high)]
+            if any(b is None for b, t in zip(bounds, (low, high), strict=True)
+                   if t is not None):
+                self.say("  (only you see this) min_rating and max_rating are whole numbers, "
+                         "e.g. min_rating=1400.")
+                return
             if length is None or stake is None:
                 self.say("  (only you see this) length and stake are whole numbers, in the "
                          "digits 0 to 9 (at most 18 of them): e.g. length=5 or stake=2.")
                 return
-            if s.ai_actor is not None and opponent.name.lower() == s.ai_actor.name.lower():
+            if s.ai_actor is not None and opponent is not None and (
+                    opponent.name.lower() == s.ai_actor.name.lower()):
                 opponent = s.ai_actor
             await self.show(await s.challenge(self.place, actor, opponent, variant=variant,
                                               rules=options, length=length,
-                                              stake=stake, level=level, hints=hints))
+                                              stake=stake, level=level, hints=hints,
+                                              clock=clock, low=bounds[0], high=bounds[1]))
 
         async def answer(actor: Actor, rest: str) -> None:
             word = rest.lower()
@@ -215,6 +229,8 @@ class Commands(Screen):
             "tournament-admin": lambda actor, rest: tournament(self, actor, rest, channel_id),
             "settings": settings,
             "puzzle": lambda actor, rest: puzzle(self, actor, rest),  # issue 33
+            "queue": lambda actor, rest: queue(self, actor, rest),  # issue 44
+            "lobby": lambda actor, rest: lobby(self, actor, rest),
         }
 
     async def demo(self, limit: int = DEMO_BOUND) -> None:

@@ -25,6 +25,13 @@ it /roll, /move, /take ... are the waiting player's, other commands the last act
   /puzzle [N]  /puzzle answer [N] ANSWER   a puzzle from the server's own blunders;
                        your answer (a play, or double / no double / take / pass)
   Play the AI:  alice: /challenge @gnubot length=3 level=strong   (beginner ... expert)
+  Open:         alice: /challenge length=5 [min_rating=N] [max_rating=N]   anyone may
+                       /accept it until it expires (the server's open_challenge_minutes)
+  /queue join [length=N] [variant=NAME] [clock=CLOCK] [rated=on|off] | leave | status
+                       wait to be paired with the closest rating   /lobby  what waits here
+  On a clock:   alice: /challenge @bob length=5 clock=usbgf   (none, correspondence, fast,
+                       normal, casual, usbgf, or a delay+reserve: 12s+2m/pt, 12s+5m, 1s+4s/pt);
+                       the time left is printed after each action, a flag fall when it falls
   /chouette open [stake=N] [refusal=lose-to-captain|forfeit-to-partners]
             [captain_refusal=final-word|partner-takes-over] [cap=N] [box_partners=N]
             [variant=NAME] [option=value ...]

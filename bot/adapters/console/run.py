@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from bot.adapters.console.app import Console
+from bot.adapters.console.clock import clock_timer
 from bot.adapters.console.due import due_work
 from bot.adapters.console.screen import user_id
 from bot.ai.runner import runner_from_config
@@ -156,7 +157,7 @@ async def session(service: GameService, boards: Path, lines: Iterable[str] | Non
     await console.resume()
     prompt = lines is None and sys.stdin.isatty()
     source: StdinLines | Iterator[str] = iter(lines) if lines is not None else StdinLines()
-    async with due_work(console):  # tournament rounds, reminders (issue 42 item 18)
+    async with due_work(console), clock_timer(console):  # rounds, reminders; flag falls
         while True:
             if prompt:
                 print("> ", end="", flush=True)

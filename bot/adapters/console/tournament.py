@@ -38,7 +38,7 @@ USAGE = """  /tournament join|leave|status|list|bracket|claim [#id]
   organisers (as on Discord; /tournament works too):
   /tournament-admin create NAME format=single-elimination|double-elimination|round-robin|swiss
               [length="5 final 7"] [rounds=N] [max_players=N] [signup_hours=H]
-              [round_hours=H] [variant=NAME] [option=value ...]
+              [round_hours=H] [variant=NAME] [clock=CLOCK] [option=value ...]
   /tournament-admin start|pause|resume|cancel [#id]
   /tournament-admin result PAIRING @winner REASON...   /tournament-admin confirm PAIRING
   /tournament-admin remove @user"""
@@ -141,7 +141,8 @@ async def tournament(console: Console, actor: Actor, rest: str,
             place, actor, is_organiser=True, name=" ".join(names),
             format=options.pop("format", "single-elimination"),
             length=options.pop("length", "5"), variant=options.pop("variant", None),
-            rules=options, max_players=ints.get("max_players"), rounds=ints.get("rounds"),
+            clock=options.pop("clock", None), rules=options,
+            max_players=ints.get("max_players"), rounds=ints.get("rounds"),
             signup_hours=hours.get("signup_hours"), round_hours=hours.get("round_hours")))
     elif sub == "join":
         await console.show(await s.tournament_join(place, actor, number))

@@ -7,7 +7,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.service.core.replies import ChannelMention, Mention, Moment, Notice, Part, RoleMention
+from bot.service.core.replies import (
+    ChannelMention,
+    Countdown,
+    Mention,
+    Moment,
+    Notice,
+    Part,
+    RoleMention,
+)
 from bot.service.core.values import Actor, Place
 
 
@@ -67,6 +75,8 @@ def part_text(part: Part) -> str:
     if isinstance(part, Moment):  # each reader's own time zone, and how long from now
         stamp = int(part.at.timestamp())
         return f"<t:{stamp}:f> (<t:{stamp}:R>)"
+    if isinstance(part, Countdown):  # counted down by the client: no edits needed
+        return f"<t:{part.unix}:R>"
     return part
 
 

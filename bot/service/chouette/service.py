@@ -199,6 +199,9 @@ class ChouetteService:
                     f"Rules: {'; '.join(variant_cls().rule_lines(rule_options, money=True))}.\n"
                     f"Join with /chouette join; /chouette start when {options.min_players} "
                     "or more are at the table.")
+            if server.clock != "none":  # issue 44 item 8: the server's clock is not for it
+                text += (f"\nA chouette is played without a clock (the server's clock "
+                         f"{server.clock} is for two-player matches).")
             return Reply(ok=True, text=text)
 
         return await self._run(place, actor, body)

@@ -7,7 +7,7 @@ from bot.service.core.between import may_stop
 from bot.service.core.drafts import draft_shown, stage_text
 from bot.service.core.replies import Action, Board, Button, Notice, Reply, notice
 from bot.service.core.takeback import unsettled_user
-from bot.service.core.views import board
+from bot.service.core.views import board, with_clocks
 from bot.service.core.work import Loaded, Work
 from bot.storage.interface import MatchRow, MatchStatus
 from engine.dice import Dice
@@ -52,8 +52,9 @@ def board_of(work: Work, game: Game) -> Board:
     # One orientation per game: white (the challenger, a chouette's box) at the bottom,
     # unless the match was made with the "on-roll" orientation.
     viewer = None if work.state.orientation == "on-roll" else Player.WHITE
-    return board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game),
-                 draft=draft_shown(work.state, work.game_id, game), viewer=viewer)
+    shown = board(game, work.session, work.loaded.names, chouette=work.seating.panel(work, game),
+                  draft=draft_shown(work.state, work.game_id, game), viewer=viewer)
+    return with_clocks(shown, work.clock_faces)
 
 
 def turn_line(work: Work, game: Game, waiting: Player) -> Notice:

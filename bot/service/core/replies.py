@@ -103,7 +103,17 @@ class Moment:
     at: datetime
 
 
-Part = str | Mention | ChannelMention | RoleMention | Moment
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A moment a line counts down to (Discord's relative timestamp ``<t:UNIX:R>``,
+    counted down by the client); ``text``: how a platform without it says it ("in 4:32",
+    as it was when the line was made)."""
+
+    unix: int
+    text: str
+
+
+Part = str | Mention | ChannelMention | RoleMention | Moment | Countdown
 """One piece of a :data:`Notice`."""
 
 Notice = tuple[Part, ...]
@@ -124,6 +134,8 @@ def plain_part(part: Part) -> str:
         return f"@{part.name or part.role_id}"
     if isinstance(part, Moment):
         return moment_text(part)
+    if isinstance(part, Countdown):
+        return part.text
     return part
 
 

@@ -157,6 +157,15 @@ class ActionRunner:
         self._cache: dict[int, tuple[int, Loaded]] = {}
         self._names: dict[int, str] = {}
         """User names this process has stored (no need to write them again)."""
+        self.guards: list[Callable[[Work], Awaitable[Op | None]]] = []
+        """Asked, in the action's transaction, before a command runs on a loaded match: one
+        may put another command in its place (a flag that fell before the action arrived:
+        :mod:`bot.service.clock`)."""
+        self.committing: list[Callable[[Work], Awaitable[None]]] = []
+        """Called in the action's transaction just before the match row is written, after
+        the command (the clock charges the decision that ended and starts the next)."""
+        self.looking: list[Callable[[Work], Awaitable[None]]] = []
+        """Called when a match is only looked at (/board), before its reply is built."""
         self.finished: list[Callable[[Work], Awaitable[None]]] = []
         """Called in the action's transaction when it ends a match or money session,
         however it ends (the last game, a forfeit, /stop): grading queues it there."""
@@ -245,10 +254,12 @@ class ActionRunner:
             stored = len(loaded.game.record) - loaded.held if loaded.game is not None else 0
         return Work(tx=tx, loaded=loaded, actor=actor, seating=self.seating(loaded.row),
                     game=loaded.game, session=loaded.session, game_row=loaded.game_row,
-                    stored=stored, dice=dice, state=loaded.state)
+                    stored=stored, dice=dice, state=loaded.state, at=self.clock())
 
     async def commit(self, work: Work) -> Reply:
         """Write what ``work`` did, with the version check; the reply to show."""
+        for hook in self.committing:
+            await hook(work)
         await work.flush()
         held = work.keep()
         if not held and work.state.unsettled is not None:  # the opponent acted: it is final
@@ -350,7 +361,13 @@ class ActionRunner:
                     raise Refusal("This game has moved on since that button was shown: "
                                   "use the latest board's buttons.")
             work = self.work(tx, loaded, actor)
-            await op(work)
+            command = op
+            for guard in self.guards:
+                instead = await guard(work)
+                if instead is not None:
+                    command = instead
+                    break
+            await command(work)
             return await self.commit(work)
 
         with naming(kind_of(op)):

@@ -119,6 +119,33 @@ class ChouetteGame:
 
 
 @dataclass(frozen=True, slots=True)
+class OpenTerms:
+    """An open challenge (issue 44 item 1): anyone but its challenger may accept it until
+    ``until`` (ISO time of the service), and in a rated one only a player whose rating is
+    within ``low`` to ``high`` (None: no bound)."""
+
+    until: str
+    low: int | None = None
+    high: int | None = None
+    minutes: float = 0.0
+    """How long it was posted for."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"until": self.until, "low": self.low, "high": self.high,
+                "minutes": self.minutes}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> OpenTerms | None:
+        if not isinstance(data, Mapping) or not isinstance(data.get("until"), str):
+            return None
+        low, high = data.get("low"), data.get("high")
+        minutes = data.get("minutes")
+        return cls(str(data["until"]), low if isinstance(low, int) else None,
+                   high if isinstance(high, int) else None,
+                   float(minutes) if isinstance(minutes, int | float) else 0.0)
+
+
+@dataclass(frozen=True, slots=True)
 class MatchState:
     """Everything a match carries between actions besides the game record."""
 
@@ -145,6 +172,12 @@ class MatchState:
     """The game lives where the bot may only answer its players (a DM, a group DM, a server
     that did not install it: issue 32): nobody is reminded there, nobody claims by time,
     no grades are posted there."""
+    open: OpenTerms | None = None
+    """An open challenge, until someone accepts it (its ``black_id`` is then the
+    challenger's own: nobody is challenged yet)."""
+    clock: str | None = None
+    """The match's time control (``usbgf``, ``12s+5m``: :mod:`bot.service.clock`), None
+    without a clock; its state is the match's ``match_clocks`` row."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Keys this version does not know (kept as they were)."""
 
@@ -172,12 +205,16 @@ class MatchState:
             out["challenge_message"] = self.challenge_message
         if self.answers_only:
             out["answers_only"] = True
+        if self.clock is not None:
+            out["clock"] = self.clock
+        if self.open is not None:
+            out["open"] = self.open.to_dict()
         return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchState:
         known = {"hints", "ai", "draft", "pending", "chouette", "pending_ok", "home_channel",
-                 "orientation", "unsettled", "challenge_message", "answers_only"}
+                 "orientation", "unsettled", "challenge_message", "answers_only", "clock", "open"}
         home = data.get("home_channel")
         message = data.get("challenge_message")
         ai = data.get("ai")
@@ -195,6 +232,8 @@ class MatchState:
             challenge_message=message
             if isinstance(message, int) and not isinstance(message, bool) else None,
             answers_only=data.get("answers_only") is True,
+            clock=str(data["clock"]) if isinstance(data.get("clock"), str) else None,
+            open=OpenTerms.from_dict(data.get("open")),
             extra={k: v for k, v in data.items() if k not in known})
 
 

@@ -163,6 +163,17 @@ def gnubg_ids(game: Game, session: Session,
     return encode_position_id(position or game.position, on_roll), match_id
 
 
+def with_clocks(shown: Board, faces: tuple[str, str] | None) -> Board:
+    """``shown`` with each player's time left (``faces``: white's, black's; None: no
+    clock) beside the names (issue 44 item 7)."""
+    if faces is None:
+        return shown
+    view = shown.view
+    players = (replace(view.players[0], clock=faces[0]),
+               replace(view.players[1], clock=faces[1]))
+    return replace(shown, view=replace(view, players=players))
+
+
 def board(game: Game, session: Session, names: tuple[str, str], caption: str = "", *,
           viewer: Player | None = None, chouette: ChouetteView | None = None,
           draft: DraftShown | None = None) -> Board:

@@ -9,6 +9,7 @@ command changes ``game``, ``session``, ``state``, adds ``lines``, ``boards`` and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from bot.service.core import fairdice
@@ -120,6 +121,11 @@ class Work:
     """With ``hold``: the game before that play."""
     rematch: bool = True
     """A finished match offers [Rematch] (not a tournament's: issue 30 item 14)."""
+    at: datetime | None = None
+    """The service's time of this action, read once (the clock charges by it)."""
+    clock_faces: tuple[str, str] | None = None
+    """The time left on each player's clock (white's, black's) for the boards, when the
+    match is played on a clock (:mod:`bot.service.clock`)."""
 
     def keep(self) -> int:
         """How many of the last events of the game are not to be stored (yet)."""

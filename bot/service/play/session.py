@@ -135,4 +135,5 @@ class Sessions:
         return opponent, {
             "variant": row.variant, "rules": dict(row.rules), "length": row.length,
             "stake": row.stake, "rated": row.rated, "hints": state.hints and row.rated,
-            "level": state.ai.level if state.ai is not None else None}
+            "level": state.ai.level if state.ai is not None else None,
+            "clock": state.clock or "none"}  # the same clock (issue 44)

@@ -32,6 +32,8 @@ class Watch:
                     return Reply(ok=True, text="The challenge is waiting for an answer.",
                                  match_id=loaded.row.id, version=loaded.row.version)
                 work = self.runner.work(tx, loaded, actor)
+                for hook in self.runner.looking:  # (the clocks as they run: issue 44)
+                    await hook(work)
                 shown = present.reply(work, loaded.row, analysis=self.runner.analysis)
         except NoGameHere as refusal:
             found = await self.runner.elsewhere(place, actor, OPEN, act=False)

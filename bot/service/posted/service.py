@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.service.core.replies import MessageRef, Refusal, Reply, RetireButtons
+from bot.service.core.replies import Button, MessageRef, Refusal, Reply, RetireButtons
 from bot.service.core.runner import ActionRunner
 from bot.service.core.values import Actor, Expect, Place, check_id
 from bot.service.core.work import Work
-from bot.service.play.challenges import CHALLENGED, challenge_buttons
+from bot.service.play.challenges import CHALLENGED, waiting_buttons
 from bot.service.tournaments.data import find, save
 from bot.service.tournaments.signup import Tournaments
 from bot.storage.interface import StorageError, TournamentStatus, Transaction
@@ -68,16 +68,16 @@ class PostedMessages:
             check_id(message_id, "message")
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
-        challenged: list[int] = []
+        shown: list[Button] = []
 
         async def op(work: Work) -> None:
             work.state = work.state.with_(challenge_message=message_id)
-            challenged[:] = [work.row.black_id]
+            shown[:] = waiting_buttons(work.row.white_id, work.row.black_id, work.state)
 
         noted = await self.runner.run(place, actor, op, expect=expect, statuses=CHALLENGED,
                                       redirect=False)
         if noted.ok:
-            return replace(noted, buttons=challenge_buttons(challenged[0]))
+            return replace(noted, buttons=tuple(shown))
         if expect.match_id is not None and await self._answered(expect.match_id):
             # Answered before its message was noted (a typed /accept racing the post):
             # nothing to retire later, and no buttons to put on it.

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from bot.service.core.limits import shown
 from bot.service.core.replies import ChannelMention, Part, RoleMention
 from bot.service.core.spans import span
+from bot.service.core.timecontrol import EXAMPLES, PRESETS, ClockError, parse_clock
 from bot.service.core.values import MAX_ID
 from engine.errors import BackgammonError
 from engine.rules import RuleOptions
@@ -423,3 +424,31 @@ class RuleOption:
             return _RULE_CHOICES[self.name]
         enum = type(getattr(RuleOptions(), self.name))
         return [str(m.value) for m in enum]
+
+
+@dataclass(frozen=True, slots=True)
+class ClockOption:
+    """A time control (issue 44): ``none``, ``correspondence``, a preset or a custom
+    ``DELAY+RESERVE`` (see :mod:`bot.service.core.timecontrol`); stored as typed again."""
+
+    allowed: str = f"a clock: {EXAMPLES}"
+
+    def parse(self, text: str, names: Names) -> Any:
+        try:
+            spec = parse_clock(text)
+        except ClockError as error:
+            raise SettingError(str(error)) from None
+        return spec.text if spec is not None else "none"
+
+    def decode(self, stored: Any) -> Any:
+        if not isinstance(stored, str):
+            raise ValueError(stored)
+        parse_clock(stored)  # (a ClockError is a ValueError: the stored value is ignored)
+        return stored
+
+    def show(self, value: Any) -> tuple[Part, ...]:
+        spec = parse_clock(str(value))
+        return (spec.describe() if spec is not None else "none",)
+
+    def choices(self) -> list[str]:
+        return ["none", *PRESETS, "12s+2m/pt", "12s+5m"]

@@ -19,6 +19,7 @@ from bot.service.core.replies import RoleMention
 from bot.service.core.values import Place
 from bot.service.settings.kinds import (
     Channels,
+    ClockOption,
     Kind,
     Minutes,
     Number,
@@ -82,6 +83,11 @@ class ServerSettings:
     daily_puzzle_channel: int | None
     """Where a puzzle is posted every day; None: the operator's choice for this server
     (``analysis.daily_puzzle_channels``), else no daily puzzle."""
+    clock: str = "none"
+    """The time control of a new game that names none (issue 44): ``none``, or a
+    :mod:`bot.service.core.timecontrol` clock as typed."""
+    open_challenge_minutes: float = 30.0
+    """How long an open challenge (``/challenge`` without an opponent) waits."""
     chosen: frozenset[str] = field(default=frozenset())
     """The keys this server set (the others are the operator's defaults)."""
     ignored: tuple[str, ...] = ()
@@ -203,6 +209,12 @@ SETTINGS: tuple[Setting, ...] = (
             "puzzle", Number(0.02, 1.0, "EMG"), lambda c: c.analysis.puzzle_min_equity),
     Setting("daily_puzzle_channel", "where a puzzle is posted every day",
             OneChannel(none="no daily puzzle"), lambda c: None),
+    Setting("clock", "the clock of a new game that names none: none, correspondence, fast, "
+            "normal, casual, usbgf, or a delay and reserve like 12s+2m/pt", ClockOption(),
+            lambda c: "none"),
+    Setting("open_challenge_minutes", "how long an open challenge (/challenge without an "
+            "opponent) waits for someone to accept it", Minutes(1, 7 * 24 * 60),
+            lambda c: 30.0),
     *(Setting(f"rules.{f.name}", f"the rule option {f.name} of a new game: "
               + RULE_DESCRIPTIONS.get(f.name, f.name), RuleOption(f.name),
               _rule_default(f.name), rule=f.name) for f in fields(RuleOptions)),

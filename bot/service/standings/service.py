@@ -47,6 +47,8 @@ class Standings:
                     names.append(found.name if found else str(user))
                 if row.chouette_id is not None:
                     what = f"chouette game, {names[0]} in the box against {names[1]}"
+                elif row.status is MatchStatus.CHALLENGED and row.white_id == row.black_id:
+                    what = f"{names[0]}'s open challenge (anyone may accept it)"  # issue 44
                 elif row.status is MatchStatus.CHALLENGED:
                     what = f"{names[0]} challenges {names[1]} (waiting for an answer)"
                 else:

@@ -32,15 +32,21 @@ class Settings:
     rules: Mapping[str, Any] = field(default_factory=dict)
     round_hours: float = 0.0
     """Hours each round lasts before its deadline (0: no deadlines)."""
+    clock: str = "none"
+    """The time control of every match (issue 44; :mod:`bot.service.core.timecontrol`)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"tournament": self.tournament.to_dict(), "variant": self.variant,
-                "rules": dict(self.rules), "round_hours": self.round_hours}
+        out = {"tournament": self.tournament.to_dict(), "variant": self.variant,
+               "rules": dict(self.rules), "round_hours": self.round_hours}
+        if self.clock != "none":
+            out["clock"] = self.clock
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Settings:
         return cls(TournamentConfig.from_dict(dict(data["tournament"])), str(data["variant"]),
-                   dict(data["rules"]), float(data.get("round_hours", 0.0)))
+                   dict(data["rules"]), float(data.get("round_hours", 0.0)),
+                   str(data.get("clock", "none")))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from bot.service.core.replies import (
 )
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import MatchState
+from bot.service.core.timecontrol import new_clock, parse_clock
 from bot.service.core.values import Actor, Place
 from bot.service.core.work import Work
 from bot.service.play.challenges import Challenges
@@ -177,11 +178,14 @@ class TournamentPlay:
             for user in sorted((a, b), key=lambda x: x.id):
                 await tx.upsert_user(user.id, user.name, False)
             s = loaded.settings
+            timing = parse_clock(s.clock)
             match = await tx.insert_match(
                 guild_id=row.guild_id, channel_id=place.channel_id, white_id=a.id,
                 black_id=b.id, variant=s.variant, rules=dict(s.rules), length=pairing.length,
                 stake=0, rated=True, status=MatchStatus.CHALLENGED,
-                state=MatchState(hints=False).to_dict())
+                state=MatchState(hints=False, clock=timing.text if timing else None).to_dict())
+            if timing is not None:  # every match on the tournament's clock (issue 44)
+                await tx.insert_clock(new_clock(match.id, timing, pairing.length))
             await tx.link_match(match.id, row.id, pairing.id)
             return Reply(ok=True, text="", match_id=match.id)
 

@@ -36,6 +36,7 @@ from bot.service.core import fairdice
 from bot.service.core.limits import MAX_OPTION_TEXT, MAX_OPTIONS
 from bot.service.core.replies import Refusal, Reply, RetireButtons, notice
 from bot.service.core.runner import ActionRunner
+from bot.service.core.timecontrol import parse_clock
 from bot.service.core.values import Actor, Place, bad_ids
 from bot.service.play.challenges import Challenges, defaults_for
 from bot.service.settings.service import SettingsService, refuse_channel
@@ -91,7 +92,8 @@ class Tournaments:
 
     def _settings(self, server: ServerSettings, fmt: str, length: str, variant: str | None,
                   rules: dict[str, Any] | None, max_players: int | None,
-                  rounds: int | None, round_hours: float | None, name: str) -> Settings:
+                  rounds: int | None, round_hours: float | None, name: str,
+                  clock: str | None = None) -> Settings:
         options_in = rules or {}
         texts = [variant or "", length, fmt, *map(str, options_in),
                  *map(str, options_in.values())]
@@ -112,18 +114,21 @@ class Tournaments:
             for points in {lengths.default, lengths.final or lengths.default,
                            *(n for _, n in lengths.rounds)}:
                 Match.new(points, options, variant_cls)
-        except (BackgammonError, ValueError) as error:
+            timing = parse_clock(server.clock if clock is None else clock)
+        except (BackgammonError, ValueError) as error:  # (a ClockError is a ValueError)
             raise Refusal(sentence(str(error)[:300])) from None
         hours = self.config.tournament.round_hours if round_hours is None else round_hours
-        return Settings(config, variant_cls.name, options.to_dict(), float(hours))
+        return Settings(config, variant_cls.name, options.to_dict(), float(hours),
+                        timing.text if timing is not None else "none")
 
     async def create(self, place: Place, actor: Actor, *, is_organiser: bool, name: str,
                      format: str, length: str = "5", variant: str | None = None,
                      rules: dict[str, Any] | None = None, max_players: int | None = None,
                      rounds: int | None = None, signup_hours: float | None = None,
-                     round_hours: float | None = None) -> Reply:
+                     round_hours: float | None = None, clock: str | None = None) -> Reply:
         """A new tournament taking sign-ups in this channel.  ``is_organiser``: the adapter
-        found the organiser role or Manage Server on ``actor``."""
+        found the organiser role or Manage Server on ``actor``; ``clock``: every match's
+        time control (None: the server's)."""
         if (bad := bad_ids(place, actor)) is not None:
             return Reply.refuse(bad)
         try:
@@ -149,7 +154,7 @@ class Tournaments:
                                 "at most 1440 (60 days).")
         try:
             settings = self._settings(server, format, length, variant, rules, max_players,
-                                      rounds, round_hours, name)
+                                      rounds, round_hours, name, clock)
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
         seed = self.runner.new_seed()
@@ -180,7 +185,8 @@ class Tournaments:
         lines = [f"Tournament {loaded.title}: {cfg.format.label}, {cfg.lengths.describe()}"
                  + (f", {counted(cfg.swiss_rounds, 'round')}" if cfg.swiss_rounds else "")
                  + f", {get_variant(s.variant).title}.",
-                 f"Rules: {'; '.join(rules)}.",
+                 f"Rules: {'; '.join(rules)}"
+                 + (f"; clock: {spec.describe()}." if (spec := parse_clock(s.clock)) else "."),
                  f"Signed up: {count}" + (f": {names}." if names else ".")]
         if row.signup_until:
             lines.append(f"Sign-up closes at {row.signup_until} (UTC).")

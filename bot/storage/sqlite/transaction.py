@@ -24,7 +24,9 @@ import aiosqlite
 
 from bot.storage.analysis.queries import AnalysisQueries
 from bot.storage.chouette.queries import ChouetteQueries
+from bot.storage.clock.queries import ClockQueries
 from bot.storage.core.errors import RetryableConflict, StaleVersionError, storable_params
+from bot.storage.lobby.queries import LobbyQueries
 from bot.storage.play.queries import PlayQueries
 from bot.storage.settings.queries import SettingsQueries
 from bot.storage.standings.queries import StandingsQueries
@@ -126,7 +128,7 @@ async def _submit_one_by_one(db: aiosqlite.Connection, batch: Sequence[_Statemen
 
 
 class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, StandingsQueries,
-                        SettingsQueries, AnalysisQueries):
+                        SettingsQueries, AnalysisQueries, ClockQueries, LobbyQueries):
     """The repository operations of every table family (their shared SQL, mixed in),
     bound to an open SQLite transaction.
 

@@ -28,6 +28,7 @@ from bot.adapters.discord.posted import add_challenge_buttons, is_challenge
 from bot.ai.levels import LEVELS as AI_LEVELS
 from bot.ai.levels import Level
 from bot.service.core.replies import Action
+from bot.service.core.timecontrol import PRESETS
 from bot.service.core.values import Place
 from bot.service.rules.terms import parse_rule_words, suggest_rule_words
 from engine.rules import DropScoring, HigherDie, OpeningMethod, ScoringMethod
@@ -36,6 +37,7 @@ from engine.variant import VARIANTS, get_variant
 if TYPE_CHECKING:
     from bot.adapters.discord.host import ServiceBot
 
+CLOCK_CHOICES = ("none", *PRESETS, "12s+2m/pt", "12s+5m")
 log = logging.getLogger(__name__)
 
 board_permissions = app_commands.checks.bot_has_permissions(embed_links=True,
@@ -121,6 +123,13 @@ def rule_terms(*, variant_rules: str | None = None,
     return rules
 
 
+async def clock_autocomplete(interaction: Interaction, current: str
+                             ) -> list[app_commands.Choice[str]]:
+    """The clocks one may name (issue 44): none, the presets, the custom form's examples."""
+    word = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in CLOCK_CHOICES if word in n][:25]
+
+
 async def variant_rules_autocomplete(interaction: Interaction, current: str
                                      ) -> list[app_commands.Choice[str]]:
     """The valid ``key=value`` words for the variant chosen in the same command."""
@@ -136,7 +145,7 @@ class GameCog(ServiceCog):
 
     @app_commands.command(description="Challenge someone to a backgammon match or money game")
     @app_commands.describe(
-        opponent="Who you want to play",
+        opponent="Who you want to play (leave out: an open challenge anyone may accept)",
         length="Match length in points (e.g. 5 for a 5-point match); leave out for money play",
         stake="Money play: the stake per point",
         variant="Variant: standard, acey-deucey, russian, french...",
@@ -148,12 +157,16 @@ class GameCog(ServiceCog):
         rated="Count this match for the ratings (default: yes)",
         level="Playing me (the bot): how strong I play",
         hints="Allow /hint in this rated match (your opponent agrees by accepting)",
+        clock="Time control: none, correspondence, fast, normal, casual, usbgf, or 12s+2m/pt",
+        rating_min="An open rated challenge: the lowest rating that may accept it",
+        rating_max="An open rated challenge: the highest rating that may accept it",
         **RULE_DESCRIPTIONS)
     @app_commands.choices(scoring=SCORING, level=LEVELS, higher_die=HIGHER_DIE,
                           drop_scoring=DROP_SCORING, opening=OPENINGS)
-    @app_commands.autocomplete(variant_rules=variant_rules_autocomplete)
+    @app_commands.autocomplete(variant_rules=variant_rules_autocomplete,
+                               clock=clock_autocomplete)
     @board_permissions
-    async def challenge(self, interaction: Interaction, opponent: discord.User,
+    async def challenge(self, interaction: Interaction, opponent: discord.User | None = None,
                         length: app_commands.Range[int, 1, 25] | None = None,
                         stake: app_commands.Range[int, 0, 1_000_000] | None = None,
                         variant: app_commands.Transform[str, VariantName] | None = None,
@@ -167,7 +180,10 @@ class GameCog(ServiceCog):
                         drop_scoring: app_commands.Choice[str] | None = None,
                         automatic_doubles_two_dice: bool | None = None,
                         opening: app_commands.Choice[str] | None = None,
-                        variant_rules: app_commands.Range[str, 1, 200] | None = None) -> None:
+                        variant_rules: app_commands.Range[str, 1, 200] | None = None,
+                        clock: app_commands.Range[str, 1, 40] | None = None,
+                        rating_min: app_commands.Range[int, 0, 10_000] | None = None,
+                        rating_max: app_commands.Range[int, 0, 10_000] | None = None) -> None:
         place, actor = self.where(interaction)
         rules = rule_terms(cube=cube, jacoby=jacoby, beavers=beavers,
                            automatic_doubles=automatic_doubles, scoring=scoring,
@@ -178,7 +194,17 @@ class GameCog(ServiceCog):
                            opening=opening, variant_rules=variant_rules)
         terms: dict[str, Any] = {"variant": variant, "rules": rules, "length": length or 0,
                                  "stake": stake or 0, "rated": rated, "hints": hints,
-                                 "level": level.value if level is not None else None}
+                                 "level": level.value if level is not None else None,
+                                 "clock": clock}
+        if opponent is None:  # an open challenge: posted here, its game played here
+            await self.answer(interaction, self.service.challenge(
+                place, actor, None, low=rating_min, high=rating_max, **terms))
+            return
+        if rating_min is not None or rating_max is not None:
+            return await self.presenter.private(interaction, (
+                "A rating range is for an open challenge (no opponent named): you chose "
+                f"{opponent.display_name}, so nothing was posted. Leave out the range, or "
+                "the opponent."))
         opponent_actor = actor_of(opponent)
         channel = interaction.channel
         note = ""

@@ -28,7 +28,7 @@ from discord.ext import commands, tasks
 
 from bot.adapters.discord import places
 from bot.adapters.discord.cogs._base import Interaction, ServiceCog
-from bot.adapters.discord.cogs.game import VariantName, rule_terms
+from bot.adapters.discord.cogs.game import VariantName, clock_autocomplete, rule_terms
 from bot.adapters.discord.convert import GUILD_CONTEXT, GUILD_INSTALL, actor_of, has_role
 from bot.adapters.discord.tournament_ui import (
     SignupButton,
@@ -140,7 +140,9 @@ class TournamentCog(ServiceCog):
         rounds="Swiss: number of rounds (default: log2 of the field, rounded up)",
         max_players="Most players who may sign up",
         signup_until="Hours sign-up stays open", round_deadline="Hours each round lasts",
-        jacoby="Jacoby rule", crawford="Crawford rule", cube="Doubling cube")
+        jacoby="Jacoby rule", crawford="Crawford rule", cube="Doubling cube",
+        clock="Every match's clock: none, fast, normal, casual, usbgf, or e.g. 12s+2m/pt")
+    @app_commands.autocomplete(clock=clock_autocomplete)
     @app_commands.choices(format=FORMATS)
     async def create(self, interaction: Interaction, name: app_commands.Range[str, 1, 60],
                      format: app_commands.Choice[str], length: str = "5",
@@ -150,7 +152,8 @@ class TournamentCog(ServiceCog):
                      signup_until: app_commands.Range[float, 0.1, 1440.0] | None = None,
                      round_deadline: app_commands.Range[float, 0.0, 1440.0] | None = None,
                      jacoby: bool | None = None, crawford: bool | None = None,
-                     cube: bool | None = None) -> None:
+                     cube: bool | None = None,
+                     clock: app_commands.Range[str, 1, 40] | None = None) -> None:
         if not isinstance(interaction.channel, discord.TextChannel):
             return await self.presenter.private(interaction, NOT_TEXT_CHANNEL)
         lacking = places.missing(interaction.channel, interaction.app_permissions)
@@ -167,7 +170,7 @@ class TournamentCog(ServiceCog):
                 name=name, format=format.value, length=length, variant=variant,
                 rules=rule_terms(jacoby=jacoby, crawford=crawford, cube=cube),
                 max_players=max_players, rounds=rounds, signup_hours=signup_until,
-                round_hours=round_deadline)))
+                round_hours=round_deadline, clock=clock)))
 
     @tournament.command(description="Sign up for the tournament")
     async def join(self, interaction: Interaction, tournament: Number | None = None) -> None:

@@ -63,21 +63,27 @@ def throw(rng: random.Random) -> Dice:
 
 
 def play_turn(ev: Evaluator, position: Position, player: Player, rng: random.Random,
-              turn_number: int, opening: bool, rules: RuleOptions) -> Position:
-    """One whole turn of ``player`` played by the network; the position after it."""
+              turn_number: int, opening: bool, rules: RuleOptions,
+              random_player: random.Random | None = None) -> Position:
+    """One whole turn of ``player`` played by the network (or, given ``random_player``,
+    by uniformly random choices drawn from it); the position after it."""
     variant = ev.variant
     turn = TurnContext(player, (throw(rng),), (), (), position, turn_number, opening, rules)
     while True:
         step = variant.next_step(turn)
         if isinstance(step, Stage):
             plays = variant.legal_plays(turn.position, player, step, turn)
-            play = plays[best_play(ev, plays, player)]
+            if random_player is not None:
+                play = random_player.choice(plays)
+            else:
+                play = plays[best_play(ev, plays, player)]
             turn = TurnContext(player, turn.throws, (*turn.plays, (step, play)), turn.choices,
                                play.position, turn_number, opening, rules)
             if variant.winner(play.position) is not None:
                 return play.position
         elif isinstance(step, Choice):
-            option = best_option(ev, turn, step)
+            option = (random_player.choice(step.options) if random_player is not None
+                      else best_option(ev, turn, step))
             turn = TurnContext(player, turn.throws, turn.plays, (*turn.choices, option),
                                turn.position, turn_number, opening, rules)
         elif isinstance(step, ThrowAgain):
@@ -114,25 +120,29 @@ def self_play(ev: Evaluator, rng: random.Random, rules: RuleOptions = DEFAULT_RU
     return None
 
 
-def contest(a: Evaluator, b: Evaluator, games: int, seed: int) -> float:
-    """``a`` against ``b`` in cubeless games played as in training (fast: no
-    :class:`~engine.game.Game`), in dice-mirrored pairs; ``a``'s mean points a game."""
+def contest(a: Evaluator, b: Evaluator | None, games: int, seed: int) -> float:
+    """``a`` against ``b`` (``None``: a player choosing at random) in cubeless games played
+    as in training (fast: no :class:`~engine.game.Game`), in dice-mirrored pairs; ``a``'s
+    mean points a game."""
     variant = a.variant
     total = 0
     for k in range(games):
-        for first in (a, b):
+        for a_first in (True, False):
             rng = game_rng(seed, k)
+            chooser = random.Random(k)
             position, player = variant.initial_position(), Player(rng.randint(0, 1))
-            evs = {player: first, player.other: b if first is a else a}
+            a_side = player if a_first else player.other
             turns = [0, 0]
             for n in range(MAX_TURNS):
-                position = play_turn(evs[player], position, player, rng, turns[player], n == 0,
-                                     DEFAULT_RULES)
+                mine = player is a_side
+                ev = a if mine or b is None else b
+                position = play_turn(ev, position, player, rng, turns[player], n == 0,
+                                     DEFAULT_RULES, None if mine or b is not None else chooser)
                 turns[player] += 1
                 winner = variant.winner(position)
                 if winner is not None:
                     points = int(variant.result_kind(position, winner)) if a.gammons else 1
-                    total += points if evs[winner] is a else -points
+                    total += points if winner is a_side else -points
                     break
                 player = player.other
     return total / (2 * games)

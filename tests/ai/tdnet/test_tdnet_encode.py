@@ -90,14 +90,33 @@ def test_the_inputs_read_the_opponent_on_my_points_in_the_variants_geometry() ->
     assert [i for i in range(1, 25) if get_variant("french")().opposite[i] == 6] == [19]
 
 
-def test_the_side_counts_bar_waiting_off_and_pips() -> None:
+def test_the_side_counts_bar_waiting_off_pips_blots_home_and_prime() -> None:
     white = make_side({1: 4}, bar=1, waiting=0, off=10)
     black = make_side({}, waiting=15, off=0)
     x = encode([Position((white, black))], Player.WHITE, get_variant("acey-deucey")().opposite)[0]
     extra = x[192:]
-    assert list(extra[:5]) == pytest.approx([0.5, 0.0, 0.0, 10 / 15, (4 + 25) / 200])
-    assert list(extra[5:]) == pytest.approx([0.0, 1.0, 1.0, 0.0, 15 * 25 / 200])
+    assert list(extra[:8]) == pytest.approx([0.5, 0.0, 0.0, 10 / 15, (4 + 25) / 200,
+                                             0.0, 1 / 6, 1 / 6])
+    assert list(extra[8:16]) == pytest.approx([0.0, 1.0, 1.0, 0.0, 15 * 25 / 200, 0, 0, 0])
+    # Black's men still to enter can meet white's; the pip difference is black's lead.
+    assert list(extra[16:]) == pytest.approx([1.0, (15 * 25 - 29) / 100])
     assert BAR == 25 and WAITING == 26 and OFF == 0
+    # Blots, home points, a prime of three.
+    side = make_side({1: 1, 3: 1, 6: 2, 7: 2, 8: 2}, off=7)
+    x = encode([Position((side, make_side({}, waiting=15)))], Player.WHITE,
+               get_variant("acey-deucey")().opposite)[0]
+    assert list(x[192 + 5: 192 + 8]) == pytest.approx([2 / 5, 1 / 6, 3 / 6])
+
+
+@pytest.mark.parametrize(("name", "contact"), [("french", False), ("russian", True)])
+def test_contact_in_each_geometry(name: str, contact: bool) -> None:
+    """White has every man in his home board, black has borne some off and has the rest in
+    his own: no contact where they move in opposite directions (French), but in Russian
+    backgammon (both the same way, 003 ch.10) white's men still stand behind black's."""
+    white = make_side({1: 5, 2: 5, 3: 5})
+    black = make_side({5: 5, 6: 5}, off=5)
+    x = encode([Position((white, black))], Player.WHITE, get_variant(name)().opposite)[0]
+    assert x[192 + 16] == float(contact)
 
 
 def test_chances_nest_and_mirror_twice_is_the_identity() -> None:

@@ -63,7 +63,8 @@ def run(quick: bool) -> list[str]:
         lines.append(f"{name}: network trained on {net.games:,} self-play games")
         me, heur = net_decider(net, DEFAULT_LEVEL), heuristic_decider()
         lines.append(f"  default level vs heuristic: {mirrored(variant, me, heur, pairs, 1)}")
-        lines.append(f"  against itself, colours swapped: {mirrored(variant, me, me, pairs // 4, 2)}")
+        itself = mirrored(variant, me, me, pairs // 4, 2)
+        lines.append(f"  against itself, colours swapped: {itself}")
         t = sorted(decision_times(name, 2 if quick else 10, 3))
         p95 = t[int(0.95 * (len(t) - 1))]
         lines.append(f"  decision time: p50 {1000 * statistics.median(t):.1f} ms, "

@@ -53,8 +53,9 @@ def test_a_few_hundred_games_of_self_play_beat_random_play() -> None:
     variant = get_variant("russian")()
     rules = RuleOptions()
     untrained = Evaluator.of(Net.fresh(16, np.random.default_rng(9)), variant, rules)
-    trained = Evaluator.of(train(variant, 300, 9, Settings(hidden=16, rate=0.02)), variant,
+    trained = Evaluator.of(train(variant, 200, 9, Settings(hidden=16, rate=0.05)), variant,
                            rules)
     before = contest(untrained, None, 40, 1)
     after = contest(trained, None, 40, 1)
-    assert after > 0.5 and after > before + 0.3, (before, after)
+    # Measured: -0.8 before, +2.4 points a game after 200 games.
+    assert after > 1.0 and after > before + 1.0, (before, after)

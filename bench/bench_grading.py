@@ -94,8 +94,8 @@ async def _idle(seconds: float) -> list[float]:
 
 def _decide_ms(matches: list[tuple[int, list[MatGame]]], sample: int) -> float:
     """The live AI's (strong) median time per decision on positions of these games."""
-    from bot.ai.analysis import start_of
     from bot.ai.player import decide
+    from bot.ai.stored import start_of
 
     rng = random.Random(5)
     states = []

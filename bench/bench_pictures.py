@@ -31,7 +31,7 @@ if str(ROOT / "tests" / "support") not in sys.path:
 import replay_before  # noqa: E402
 from picture_games import sample_game  # noqa: E402
 
-from bot.ai.analysis import DecisionPoint, GameAnalysis, PlayerAnalysis  # noqa: E402
+from bot.ai.analysed import DecisionPoint, GameAnalysis, PlayerAnalysis  # noqa: E402
 from bot.service.pictures.contents import analysis_chart, match_summary, replay_frames  # noqa: E402
 from engine.match import MoneySession  # noqa: E402
 from engine.player import Player  # noqa: E402

@@ -196,8 +196,12 @@ def render_summary_image(s: MatchSummary, *, theme: str = "default",
 
 
 def _grade_text(s: MatchSummary, p: int) -> str:
-    """One player's line under the summary: PR, grade and luck, else the error rate."""
+    """One player's line under the summary: PR, grade and luck, else the error rate; "no
+    decision" (no PR, no grade) for a player analysed who had none to make."""
     pr, luck, rate = s.prs[p], s.lucks[p], s.error_rates[p]
+    if rate is not None and not s.decisions[p]:
+        return f"{s.names[p]}: no decision" + (f", luck {luck:+.2f}" if luck is not None
+                                               else "")
     if pr is not None:
         text = f"{s.names[p]}: PR {pr:.1f} {s.grades[p]}".rstrip()
         if rate is not None:
@@ -234,6 +238,10 @@ def summary_alt_text(s: MatchSummary, limit: int = 1024) -> str:
         rate, pr, luck = s.error_rates[p], s.prs[p], s.lucks[p]
         if rate is None:
             parts.append(f"{s.names[p]}: not analysed.")
+            continue
+        if not s.decisions[p]:
+            parts.append(f"{s.names[p]}: no decision (no PR, no grade)"
+                         + (f", luck {luck:+.2f}." if luck is not None else "."))
             continue
         text = (f"{s.names[p]}: error rate {rate * 1000:.1f} thousandths per decision over "
                 f"{s.decisions[p]} decisions")

@@ -7,7 +7,10 @@ heuristic for the variants).  See the modules:
 * :mod:`bot.ai.context`   the match score the game does not carry
 * :mod:`bot.ai.player`    ``decide(game, context, level, rng) -> Decision``
 * :mod:`bot.ai.heuristic` the documented heuristic player (variants, baseline)
-* :mod:`bot.ai.analysis`  ``hint`` and ``analyze``
+* :mod:`bot.ai.hints`     ``hint``: the best plays, the cube advice
+* :mod:`bot.ai.analysis`  ``analyze``: decisions (:mod:`bot.ai.decisions`), luck
+  (:mod:`bot.ai.luck`), match-winning chances (:mod:`bot.ai.mwc`); what it finds
+  (:mod:`bot.ai.analysed`) and its stored form (:mod:`bot.ai.stored`)
 * :mod:`bot.ai.runner`    ``AIRunner``: the same, off the event loop, with a time limit
 """
 
@@ -17,9 +20,11 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
+    from bot.ai.analysed import GameAnalysis
+    from bot.ai.analysis import analyze
     from bot.ai.context import MatchContext
     from bot.ai.deadcube import dead_double_reason
+    from bot.ai.hints import Hint, hint
     from bot.ai.levels import (
         DEFAULT_LEVEL,
         LEVELS,
@@ -35,8 +40,8 @@ _HOMES = {
     "AIRunner": "bot.ai.runner",
     "DEFAULT_LEVEL": "bot.ai.levels",
     "Decision": "bot.ai.decision",
-    "GameAnalysis": "bot.ai.analysis",
-    "Hint": "bot.ai.analysis",
+    "GameAnalysis": "bot.ai.analysed",
+    "Hint": "bot.ai.hints",
     "LEVELS": "bot.ai.levels",
     "Level": "bot.ai.levels",
     "MatchContext": "bot.ai.context",
@@ -48,7 +53,7 @@ _HOMES = {
     "decide": "bot.ai.player",
     "fallback_level": "bot.ai.levels",
     "get_level": "bot.ai.levels",
-    "hint": "bot.ai.analysis",
+    "hint": "bot.ai.hints",
 }
 """Where each name lives: imported on first use, so ``import bot.ai.levels`` (or the
 service) does not load the network (bgsage) until an AI is used."""

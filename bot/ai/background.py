@@ -32,7 +32,7 @@ from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
 
 T = TypeVar("T")
 

@@ -20,6 +20,9 @@ class MatchContext:
     length: int = 0
     score: tuple[int, int] = (0, 0)
     """Points of white and black so far."""
+    decided: Player | None = None
+    """The match ended with this game, won by this player whatever the score: a forfeit
+    (an analysis grades the game with the match's real result, not the game's points)."""
 
     def __post_init__(self) -> None:
         if self.length < 0:

@@ -2,7 +2,7 @@
 
 * **PR** (Performance Rating, eXtreme Gammon's scale, the one USBGF's BMAB titles use) is
   500 x the equity lost per decision, in EMG (equity normalised to a 1-point cube).  The
-  decisions are GNU Backgammon's (:mod:`bot.ai.analysis`): every unforced checker play
+  decisions are GNU Backgammon's (:mod:`bot.ai.decisions`): every unforced checker play
   (more than one legal play) and every close or actual cube decision (a double, a take, a
   pass, a no-double within 0.16 of doubling); checker and cube decisions are pooled, each
   counting once.  It is exactly GNU Backgammon's overall "Error rate" with ``set output
@@ -14,7 +14,11 @@
   of the roll thrown minus the average over every roll, GNU 0-ply cubeful), summed per
   player (EMG), its rate per roll (mEMG), and in points (money, times the cube) or in
   match-winning chance (a match); the **luck-adjusted result** is the actual result minus
-  the player's own luck plus his opponent's.
+  the player's own luck plus his opponent's (GNU Backgammon's "luck adjusted result"),
+  said in a match as the chance to win it that the play was worth (50% plus that figure,
+  and nothing beyond 0...100%: there the luck outweighed the whole match).  A match won by
+  forfeit is won whole (:attr:`bot.ai.context.MatchContext.decided`).
+* **No decision** (every play forced): no PR and no grade, said as :data:`NO_DECISION`.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ GRADES: tuple[tuple[float, str], ...] = (
     (2.5, "Super Grand Master"), (4.0, "Grand Master"), (6.5, "Master"),
     (10.0, "Advanced"), (16.0, "Intermediate"))
 """The PR bands: a PR at most the figure earns the name."""
+
+
+NO_DECISION = "no decision: no PR, no grade"
+"""What is said of a player who made no decision (every play forced, or none at all)."""
 
 
 def grade(pr: float) -> str:
@@ -104,30 +112,58 @@ class MatchGrades:
         return self.players[player]
 
     def value_text(self, value: float) -> str:
-        """A result or luck value in its unit: "+1.250 points" or "+12.3% MWC"."""
+        """A result in its unit: "+1.250 points" or "+12.3% match-winning chance" (a
+        match's results add up to at most the whole match, 100%)."""
         if self.length:
             return f"{value * 100:+.1f}% match-winning chance"
         return f"{value:+.3f} points"
 
     def lines(self, names: Sequence[str]) -> list[str]:
-        """One line per player: decisions, error rate, PR and grade, luck, luck-adjusted
-        result."""
+        """One line per player: decisions, error rate, PR and grade (none without a
+        decision), luck, the result and the luck-adjusted result."""
         out = []
         for g in self.players:
-            rate = g.lost / g.decisions if g.decisions else 0.0
-            out.append(
-                f"{names[g.player]} over the match: {g.decisions} decisions, error rate "
-                f"{rate * 1000:.1f} mEMG/decision, total {g.lost:.3f}; PR {g.pr:.1f} "
-                f"({g.grade}; checker {g.checker_pr:.1f} over {g.checker_decisions}, cube "
-                f"{g.cube_pr:.1f} over {g.cube_decisions}); luck {g.luck:+.3f} EMG, "
-                f"{g.luck_rate * 1000:+.1f} mEMG per roll; result "
-                f"{self.value_text(g.result)}, luck-adjusted "
-                f"{self.value_text(g.luck_adjusted)}")
+            out.append(f"{names[g.player]} over the match: {self.skill_text(g)}; luck "
+                       f"{g.luck:+.3f} EMG, {g.luck_rate * 1000:+.1f} mEMG per roll; "
+                       f"result {self.value_text(g.result)}, "
+                       f"{self.adjusted_text(g)}")
         return out
+
+    @staticmethod
+    def skill_text(g: PlayerGrade) -> str:
+        """Decisions, error rate, PR and grade, checker and cube apart; "no decision"
+        without one (a PR of 0 would be a grade nobody earned)."""
+        if not g.decisions:
+            return NO_DECISION
+        rate = g.lost / g.decisions
+
+        def part(name: str, pr: float, n: int) -> str:
+            return f"{name} {pr:.1f} over {n}" if n else f"no {name} decision"
+
+        return (f"{g.decisions} decisions, error rate {rate * 1000:.1f} mEMG/decision, "
+                f"total {g.lost:.3f}; PR {g.pr:.1f} ({g.grade}; "
+                f"{part('checker', g.checker_pr, g.checker_decisions)}, "
+                f"{part('cube', g.cube_pr, g.cube_decisions)})")
+
+    def adjusted_text(self, g: PlayerGrade) -> str:
+        """The luck-adjusted result, as GNU Backgammon gives it: points in money play; in
+        a match, the match-winning chance the player's play was worth once the luck of
+        both sides is taken out (50% plus GNU Backgammon's "luck adjusted result"), which
+        is a chance only from 0 to 100%: beyond, the dice decided more than the whole
+        match could hold, and that is what is said."""
+        if not self.length:
+            return f"luck-adjusted {self.value_text(g.luck_adjusted)}"
+        chance = 0.5 + g.luck_adjusted
+        if 0.0 <= chance <= 1.0:
+            return (f"luck-adjusted {chance * 100:.1f}% chance to win the match (50% is "
+                    f"even; GNU Backgammon's luck-adjusted result "
+                    f"{g.luck_adjusted * 100:+.1f}%)")
+        return ("no luck-adjusted match-winning chance: the luck of the dice outweighed "
+                "the whole match")
 
 
 class _Side(Protocol):
-    """One player's figures in one game (:class:`bot.ai.analysis.PlayerAnalysis`)."""
+    """One player's figures in one game (:class:`bot.ai.analysed.PlayerAnalysis`)."""
 
     @property
     def player(self) -> Player: ...
@@ -152,7 +188,7 @@ class _Side(Protocol):
 
 
 class _Game(Protocol):
-    """One game's analysis (:class:`bot.ai.analysis.GameAnalysis`)."""
+    """One game's analysis (:class:`bot.ai.analysed.GameAnalysis`)."""
 
     @property
     def supported(self) -> bool: ...

@@ -32,8 +32,10 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot.ai import sage
-from bot.ai.analysis import GameAnalysis, Hint, analyze, hint
+from bot.ai.analysed import GameAnalysis
+from bot.ai.analysis import analyze
 from bot.ai.context import MatchContext
+from bot.ai.hints import Hint, hint
 from bot.ai.levels import DEFAULT_LEVEL, FALLBACK_LEVEL, EvalDepth, Level, fallback_level
 from bot.ai.player import Decision, decide, heuristic_decide
 from bot.config import AIConfig

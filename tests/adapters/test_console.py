@@ -252,7 +252,7 @@ async def test_a_restart_lists_the_games_in_progress(tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 30 item 16: a console started again on the same database was back in its
     first channel with no word of the games in progress."""
-    from bot.adapters.console import _run
+    from bot.adapters.console.run import run as _run
 
     storage = await opened(tmp_path / "c.sqlite3")
     out = io.StringIO()

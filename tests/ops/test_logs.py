@@ -16,7 +16,7 @@ import pytest
 from race_table import BLACK, PLACE, WHITE, ScriptedDice
 
 from bot.adapters.console import Console
-from bot.adapters.console import _handle as handle_line
+from bot.adapters.console.run import handle_line
 from bot.config import Config, ConfigError, parse_config
 from bot.ops.logs import JsonFormatter, apology, error_reference, setup_logging
 from bot.service.game import GameService

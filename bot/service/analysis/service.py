@@ -20,6 +20,7 @@ from bot.service.analysis.store import (
     depth_name,
     keep_analysis,
     kept_analyses,
+    match_context,
     variant_refusal,
 )
 from bot.service.core.replies import Board, Picture, Refusal, Reply
@@ -35,14 +36,14 @@ from bot.service.pictures.service import (
     summary_picture,
 )
 from bot.service.records.service import NumberedGame, channel_games, check_number
-from bot.storage.interface import GameStatus, MatchRow, StorageError, Transaction
+from bot.storage.interface import MatchRow, StorageError, Transaction
 from bot.storage.replay import player_names, replay_game
 from engine.match import Match, Session
 from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
     from bot.ai.levels import Level
     from bot.ai.runner import AIRunner
 
@@ -158,7 +159,7 @@ class Analysis:
                                   "/analyze with its match option looks at this one's "
                                   "games.")
                 if whole_match:
-                    targets = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
+                    targets = [g for g in scope.games if g.row.played]
                     if not targets:
                         raise Refusal("No game has finished here yet: /analyze looks at "
                                       "finished games.")
@@ -178,12 +179,15 @@ class Analysis:
         fresh: list[tuple[NumberedGame, Session, GameAnalysis]] = []
         for target in targets:
             row = target.match
-            session = session_before(row, games_of(scope, target), target.row)
+            rows = games_of(scope, target)
+            session = session_before(row, rows, target.row)
             record = records[target.row.id]
             result = kept.get(target.row.id)
             if result is None:
                 try:
-                    result = await self.ai.analyze(record, MatchContext.of(session), level,
+                    result = await self.ai.analyze(record,
+                                                   match_context(row, rows, target.row, session),
+                                                   level,
                                                    timeout=timeout)
                 except TimeoutError:
                     if fresh:  # (those done are kept all the same)

@@ -12,16 +12,20 @@ Only standard backgammon has analyses (the network knows no variant): callers ch
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.ai.context import MatchContext
+from bot.ai.stored import complete, from_stored, to_stored
 from bot.service.analysis.settings import ServerAnalysisSettings
-from bot.storage.interface import GameRow, MatchRow, PlayerFigures, Transaction
+from bot.storage.interface import GameRow, MatchRow, MatchStatus, PlayerFigures, Transaction
+from engine.match import Session
 from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis, Mistake
+    from bot.ai.analysed import GameAnalysis, Mistake
     from bot.ai.levels import Level
 
 DEFAULT_DEPTH = "strong"
@@ -47,6 +51,26 @@ def variant_refusal(row: MatchRow) -> str:
     return VARIANT_REFUSAL.format(variant=row.variant)
 
 
+def match_context(row: MatchRow, games: Sequence[GameRow], game: GameRow,
+                  session: Session) -> MatchContext:
+    """What the analysis of ``game`` needs of its match: the score it began at
+    (``session``, the match as it stood then), and, for the last game of a match won
+    otherwise than on the board -- a forfeit: the winner had not the points -- who won
+    the match with it, so that the game is graded with the match's real result."""
+    ctx = MatchContext.of(session)
+    if (not row.length or row.status is not MatchStatus.FINISHED or row.winner_id is None
+            or game.result is None or not game.played):
+        return ctx
+    if any(g.played and g.number > game.number for g in games):
+        return ctx
+    winner = Player.WHITE if row.winner_id == row.white_id else Player.BLACK
+    won_game = Player[str(game.result["winner"]).upper()]
+    score = ctx.score[winner] + (int(game.result["points"]) if won_game is winner else 0)
+    if score >= row.length:
+        return ctx  # won on the board
+    return replace(ctx, decided=winner)
+
+
 def depth_name(level: Level) -> str:
     """The stored name of an analysis depth: the level's name (strong, expert)."""
     return level.name
@@ -54,11 +78,11 @@ def depth_name(level: Level) -> str:
 
 async def kept_analyses(tx: Transaction, records: Mapping[int, GameRecord], depth: str
                         ) -> dict[int, GameAnalysis]:
-    """The analyses kept of the games of ``records`` (game id -> record) at ``depth``."""
-    from bot.ai.analysis import GameAnalysis
-
+    """The analyses kept of the games of ``records`` (game id -> record) at ``depth``; one
+    stored incomplete (:func:`bot.ai.stored.complete`) is left out, to be made again."""
     rows = await tx.analyses_of(list(records), depth)
-    return {gid: GameAnalysis.from_dict(row.data, records[gid]) for gid, row in rows.items()}
+    return {gid: from_stored(row.data, records[gid]) for gid, row in rows.items()
+            if complete(row.data)}
 
 
 def figures(row: MatchRow, analysis: GameAnalysis) -> list[PlayerFigures]:
@@ -79,7 +103,7 @@ async def keep_analysis(tx: Transaction, row: MatchRow, game: GameRow, analysis:
     puzzles are new.  ``score``: the match score when the game began; ``names``: the
     players' names (kept with a puzzle for servers that name them)."""
     await tx.save_analysis(game_id=game.id, match_id=row.id, guild_id=row.guild_id,
-                           depth=depth, engine=analysis.engine, data=analysis.to_dict(),
+                           depth=depth, engine=analysis.engine, data=to_stored(analysis),
                            played_at=played_at, players=figures(row, analysis))
     bots = set()
     for uid in (row.white_id, row.black_id):

@@ -44,6 +44,7 @@ from bot.service.analysis.store import (
     analysable,
     keep_analysis,
     kept_analyses,
+    match_context,
     variant_refusal,
 )
 from bot.service.core.replies import Picture, Reply
@@ -51,7 +52,6 @@ from bot.service.core.work import Work
 from bot.service.pictures.service import chart_picture, session_before, summary_picture
 from bot.storage.interface import (
     GameRow,
-    GameStatus,
     GradingJob,
     MatchRow,
     MatchStatus,
@@ -65,7 +65,7 @@ from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
     from bot.ai.levels import Level
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ class Grading:
         if not settings.grade_matches:
             return
         games = await work.tx.games_of_match(row.id)
-        if not any(g.status is GameStatus.FINISHED for g in games):
+        if not any(g.played for g in games):
             return  # (a money session stopped before any game was played)
         if await work.tx.enqueue_grading(row.id, row.guild_id, row.channel_id,
                                          datetime.now(UTC).isoformat(timespec="milliseconds")):
@@ -136,8 +136,7 @@ class Grading:
             row = await tx.get_match(match_id)
             if row is None:
                 return None
-            games = [g for g in await tx.games_of_match(match_id)
-                     if g.status is GameStatus.FINISHED]
+            games = [g for g in await tx.games_of_match(match_id) if g.played]
             records = {g.id: replay_game(row, g, await tx.events(g.id)).to_record()
                        for g in games}
             kept = await kept_analyses(tx, records, DEFAULT_DEPTH)
@@ -340,7 +339,7 @@ class Grader:
             if row is None or row.status is not MatchStatus.FINISHED or not analysable(row):
                 raise GradingFailed("not a finished standard match", final=True)
             games = list(await tx.games_of_match(row.id))
-            finished = [g for g in games if g.status is GameStatus.FINISHED]
+            finished = [g for g in games if g.played]
             records = {g.id: replay_game(row, g, await tx.events(g.id)).to_record()
                        for g in finished}
             kept = await kept_analyses(tx, records, DEFAULT_DEPTH)
@@ -354,7 +353,8 @@ class Grader:
                 raise GradingFailed(f"the match took longer than {self.match_seconds:.0f} s "
                                     "to grade", final=True)
             session = session_before(row, games, g)
-            analysis = await self.analyser.analyze(records[g.id], MatchContext.of(session),
+            analysis = await self.analyser.analyze(records[g.id],
+                                                   match_context(row, games, g, session),
                                                    self.level,
                                                    timeout=min(self.game_seconds, left))
             score = session.score if isinstance(session, Match) else (0, 0)

@@ -2,7 +2,7 @@
 
 * :func:`replay_frames` -- a game record -> the frames of its replay
   (:mod:`render.replay`);
-* :func:`analysis_chart` -- a :class:`~bot.ai.analysis.GameAnalysis` -> the
+* :func:`analysis_chart` -- a :class:`~bot.ai.analysed.GameAnalysis` -> the
   analysis graph's data (:mod:`render.chart`);
 * :func:`player_card` -- a player's stats (``Transaction.user_stats``) -> the
   card (:mod:`render.card`);
@@ -47,7 +47,7 @@ from render.summary import GameLine, MatchSummary, SummaryCube
 from render.view import ChouetteView, LastPlay
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
 
 # -------------------------------------------------------------------- replay
 
@@ -337,9 +337,11 @@ def match_summary(names: tuple[str, str], length: int, records: Sequence[GameRec
     prs: tuple[float | None, float | None] = (None, None)
     grades = ("", "")
     lucks: tuple[float | None, float | None] = (None, None)
-    if graded is not None:
-        prs = (graded.players[0].pr, graded.players[1].pr)
-        grades = (graded.players[0].grade, graded.players[1].grade)
-        lucks = (graded.players[0].luck, graded.players[1].luck)
+    if graded is not None:  # (no decision: no PR and no grade)
+        white, black = graded.players
+        prs = (white.pr if white.decisions else None, black.pr if black.decisions else None)
+        grades = (white.grade if white.decisions else "",
+                  black.grade if black.decisions else "")
+        lucks = (white.luck, black.luck)
     return MatchSummary(names, length, tuple(lines), tuple(cubes), (rates[0], rates[1]),
                         (decided[0], decided[1]), won, prs, grades, lucks)

@@ -29,24 +29,33 @@ from engine.player import Player
 from engine.record import GameRecord
 
 if TYPE_CHECKING:
-    from bot.ai.analysis import GameAnalysis
+    from bot.ai.analysed import GameAnalysis
     from bot.service.core.work import Work
 
 def pick_game(scope: ChannelGames, number: int | None, what: str, *,
               finished_only: bool = False) -> NumberedGame:
     """Game ``number`` as the channel shows it (:mod:`bot.service.records.service`), or by
-    default the last finished one (else the game in progress, unless
-    ``finished_only``)."""
-    finished = [g for g in scope.games if g.row.status is GameStatus.FINISHED]
+    default the last one played out (else the game in progress, unless
+    ``finished_only``).  A game its match or session ended around (no result:
+    :attr:`GameRow.played`) is never the default, and ``finished_only`` refuses it."""
+    finished = [g for g in scope.games if g.row.played]
     if number is None:
         if finished:
             return finished[-1]
         if finished_only:
             raise Refusal(f"No game has finished here yet: /{what} looks at finished games.")
+        if scope.games[-1].row.status is GameStatus.FINISHED:
+            raise Refusal(f"No game was played out here: the last one ended before it was "
+                          f"played. /{what} with a game number looks at a game; /verify "
+                          "checks its dice.")
         return scope.games[-1]
     found = scope.find(number)
-    if finished_only and found.row.status is not GameStatus.FINISHED:
+    if finished_only and not found.row.played:
         done = ", ".join(str(g.number) for g in finished) or "none yet"
+        if found.row.status is GameStatus.FINISHED:
+            raise Refusal(f"Game {number} was not played: its match or session ended "
+                          f"around it, so there is nothing to {what}. /verify {number} "
+                          f"checks its dice (finished games here: {done}).")
         raise Refusal(f"Game {number} is still being played: /{what} looks at finished "
                       f"games (here: {done}).")
     return found
@@ -74,10 +83,10 @@ def seat_of(row: MatchRow, actor: Actor) -> Player:
 
 async def match_records(tx: Transaction, row: MatchRow, games: Sequence[GameRow]
                         ) -> list[GameRecord]:
-    """The records of the finished ``games`` of ``row``, in order."""
+    """The records of the played ``games`` of ``row`` (:attr:`GameRow.played`), in order."""
     out = []
     for g in games:
-        if g.status is GameStatus.FINISHED:
+        if g.played:
             out.append(replay_game(row, g, await tx.events(g.id)).to_record())
     return out
 
@@ -107,16 +116,17 @@ async def add_match_summary(work: Work, winner: Player) -> None:
 
 async def kept_for_summary(tx: Transaction, row: MatchRow, games: Sequence[GameRow],
                            records: Sequence[GameRecord]) -> list[GameAnalysis | None]:
-    """The kept analyses (at the default depth) of the finished ``games``, in order, None
+    """The kept analyses (at the default depth) of the played ``games``, in order, None
     for those not analysed (no query for a variant: it has none)."""
-    finished = [g for g in games if g.status is GameStatus.FINISHED]
+    finished = [g for g in games if g.played]
     if row.variant != "standard" or not finished:
         return [None] * len(records)
-    from bot.ai.analysis import GameAnalysis
     from bot.ai.levels import analysis_level
+    from bot.ai.stored import complete, from_stored
 
     kept = await tx.analyses_of([g.id for g in finished], analysis_level(None).name)
-    return [GameAnalysis.from_dict(kept[g.id].data, record) if g.id in kept else None
+    return [from_stored(kept[g.id].data, record)
+            if g.id in kept and complete(kept[g.id].data) else None
             for g, record in zip(finished, records, strict=True)]
 
 

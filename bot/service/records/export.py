@@ -24,11 +24,16 @@ FORMATS = ("mat", "sgf")
 
 async def _stored_games(tx: Transaction,
                         match_row: MatchRow) -> tuple[tuple[str, str], list[MatGame]]:
-    """The players' names and every game so far with the score before it."""
+    """The players' names and every game so far with the score before it: those played
+    out and the one under way, not a game the match or session ended around (finished
+    without a result: :attr:`GameRow.played`), which holds no more than its opening
+    throw and would read as one more game (and decision) in another program."""
     names = await player_names(tx, match_row)
     score = [0, 0]
     games: list[MatGame] = []
     for row in await tx.games_of_match(match_row.id):
+        if row.status is GameStatus.FINISHED and not row.played:
+            continue
         events = await tx.events(row.id)
         setup = {"money": match_row.length == 0, **row.setup}
         games.append(MatGame.from_stored([e.data for e in events], setup,

@@ -30,7 +30,9 @@ MONTHS = 6
 """Months shown by /stats, newest first."""
 BEST_MIN_DECISIONS = 20
 """The best and worst matches are chosen among those with at least this many decisions
-(when the player has such matches): a 1-point match of three decisions says little."""
+(when the player has two such matches, else among all, saying so): a 1-point match of
+three decisions says little.  With a single match to choose from there is no best and
+worst, only that match (never one match given as two findings)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +55,15 @@ class Form:
     """(YYYY-MM, PR, matches), newest first."""
     best: MatchPR | None
     worst: MatchPR | None
+    """Two different matches, or both None (see :data:`BEST_MIN_DECISIONS`)."""
     puzzles: tuple[int, int]
     """(answered, right)."""
+    only: MatchPR | None = None
+    """The one match there is to judge by, when there is no best and worst: the only
+    match of at least :data:`BEST_MIN_DECISIONS` decisions, or the only analysed match."""
+    short: bool = False
+    """``best`` and ``worst`` are chosen among matches of fewer decisions than
+    :data:`BEST_MIN_DECISIONS` (the player has none with that many)."""
 
     def card(self) -> CardForm | None:
         """What the player card draws of it (None without an analysed match)."""
@@ -86,10 +95,16 @@ def form_of(figures: Sequence[MatchFigures], puzzles: tuple[int, int]) -> Form:
             months.setdefault(f.finished_at[:7], []).append(f)
     by_month = tuple((month, pr_of(sum(f.lost for f in fs), sum(f.decisions for f in fs)),
                       len(fs)) for month, fs in sorted(months.items(), reverse=True)[:MONTHS])
-    judged = [m for m in matches if m.decisions >= BEST_MIN_DECISIONS] or list(matches)
-    best = min(judged, key=lambda m: (m.pr, -m.match_id), default=None)
-    worst = max(judged, key=lambda m: (m.pr, m.match_id), default=None)
-    return Form(matches, recent_pr, decisions, by_month, best, worst, puzzles)
+    counted = [m for m in matches if m.decisions >= BEST_MIN_DECISIONS]
+    judged = counted or list(matches)
+    if len(judged) < 2:  # one match is not a best and a worst
+        only = judged[0] if judged else None
+        return Form(matches, recent_pr, decisions, by_month, None, None, puzzles, only=only,
+                    short=not counted)
+    best = min(judged, key=lambda m: (m.pr, -m.match_id))
+    worst = max(judged, key=lambda m: (m.pr, m.match_id))
+    return Form(matches, recent_pr, decisions, by_month, best, worst, puzzles,
+                short=not counted)
 
 
 def form_lines(form: Form) -> list[str]:
@@ -106,14 +121,35 @@ def form_lines(form: Form) -> list[str]:
         lines.append("PR by month: " + ", ".join(
             f"{month} {pr:.2f} ({count} match{'es' if count != 1 else ''})"
             for month, pr, count in form.months))
-        if form.best is not None and form.worst is not None:
-            lines.append(f"best match: PR {form.best.pr:.2f} vs {form.best.opponent} "
-                         f"({form.best.day}); worst: PR {form.worst.pr:.2f} vs "
-                         f"{form.worst.opponent} ({form.worst.day})")
+        lines.extend(best_and_worst(form))
     answered, right = form.puzzles
     if answered:
         lines.append(f"puzzles: {right} right of {answered} answered")
     return lines
+
+
+def best_and_worst(form: Form) -> list[str]:
+    """The best and worst match, saying how many decisions a match needs to count; one
+    match only is shown as what it is."""
+    need = BEST_MIN_DECISIONS
+
+    def one(m: MatchPR) -> str:
+        return (f"PR {m.pr:.2f} vs {m.opponent} ({m.day}, {m.decisions} "
+                f"decision{'s' if m.decisions != 1 else ''})")
+
+    if form.best is not None and form.worst is not None:
+        among = (f"none of your matches has the {need} decisions a match needs to count, "
+                 "so these say little" if form.short
+                 else f"among your matches of at least {need} decisions")
+        return [f"best match: {one(form.best)}; worst: {one(form.worst)} ({among})"]
+    if form.only is None:
+        return []
+    if form.short:
+        return [f"one analysed match: {one(form.only)}; a best and a worst match need two "
+                f"matches of at least {need} decisions each"]
+    others = " (your other matches have fewer)" if len(form.matches) > 1 else ""
+    return [f"one match of at least {need} decisions: {one(form.only)}; a best and a worst "
+            f"match need two{others}"]
 
 
 def pr_board_line(r: dict[str, Any]) -> str:

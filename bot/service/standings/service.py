@@ -78,7 +78,9 @@ class Standings:
                                         (page - 1) * per_page)
             everyone = await tx.leaderboard(place.guild_id, order, max(total, 1), 0)
         if not total:
-            return Reply(ok=True, text="No games have been played in this server yet.")
+            return Reply(ok=True, text="No rated match has finished in this server yet: "
+                         "a player is ranked by rating after his first one." if order == "rating"
+                         else "No games have been played in this server yet.")
         pages = (total + per_page - 1) // per_page
         if page > pages:
             return Reply.refuse(f"The {order} leaderboard has only {pages} "

@@ -18,7 +18,7 @@ class AnalysisRow:
     match_id: int
     engine: str
     data: dict[str, Any]
-    """The analysis (``bot.ai.analysis.GameAnalysis.to_dict()``)."""
+    """The analysis (``bot.ai.stored.to_stored``)."""
     created_at: str
 
 

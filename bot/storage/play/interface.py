@@ -70,6 +70,15 @@ class GameRow:
     finished_at: str | None
     setup: dict[str, Any]
 
+    @property
+    def played(self) -> bool:
+        """Finished with a result: played out (resigned, dropped, forfeited or borne off).
+        A game its match or session ended around (``/stop`` after its opening throw, an
+        organiser's decision) is finished with no result: not a played game -- not
+        analysed, graded, exported nor replayed by default (its seed is revealed all the
+        same: ``/verify`` checks its dice)."""
+        return self.status is GameStatus.FINISHED and self.result is not None
+
 
 @dataclass(frozen=True, slots=True)
 class EventRow:

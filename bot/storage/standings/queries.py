@@ -55,8 +55,10 @@ class StandingsQueries(PlayersQueries):
         LEFT JOIN money mo ON mo.user_id = m.user_id
     """
     _FILTERS: ClassVar[dict[str, str]] = {
-        # The AI's games are unrated: it has no place on the rating list.
-        "rating": " WHERE COALESCE(u.is_bot, 0) = 0 ",
+        # The AI's games are unrated: it has no place on the rating list; nor has a
+        # player without a finished rated match (experience grows by each one's length;
+        # a challenge or a match not ended gives none: issue 42 item 17).
+        "rating": " WHERE COALESCE(u.is_bot, 0) = 0 AND COALESCE(r.experience, 0) > 0 ",
     }
     _ORDERS: ClassVar[dict[str, str]] = {
         "rating": "ORDER BY (COALESCE(r.experience, 0) >= :min_exp) DESC, "

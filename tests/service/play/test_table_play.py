@@ -160,7 +160,7 @@ async def test_a_leaderboard_page_past_the_end_is_refused(tmp_path: Path) -> Non
 
 
 async def test_the_ai_is_not_on_the_rating_leaderboard(tmp_path: Path) -> None:
-    service = await make(tmp_path)
+    service = await make(tmp_path, [3, 1])
     async with service.storage.transaction() as tx:
         await tx.upsert_user(ALICE.id, ALICE.name)
         await tx.upsert_user(99, "gnubot", True)
@@ -169,6 +169,11 @@ async def test_the_ai_is_not_on_the_rating_leaderboard(tmp_path: Path) -> None:
         await tx.insert_match(guild_id=HERE.guild_id, channel_id=HERE.channel_id,
                               white_id=ALICE.id, black_id=99, variant="standard", rules={},
                               length=1, stake=0, rated=False, status=MatchStatus.FINISHED)
+    # alice has finished a rated match too: only such players are ranked by rating (issue
+    # 42 item 17).
+    await start(service, length=1)
+    assert (await service.resign(HERE, BOB, "single")).ok
+    assert (await service.answer_resignation(HERE, ALICE, True)).ok
     rating = await service.leaderboard(HERE, ALICE, "rating")
     assert rating.ok and "alice" in rating.text and "gnubot" not in rating.text
     wins = await service.leaderboard(HERE, ALICE, "wins")

@@ -253,3 +253,23 @@ async def test_puzzles_answers_and_the_daily_claim(storage: Any) -> None:
         assert await tx.daily_puzzle(GUILD, day) == (first, T2)
         after = await tx.next_daily_puzzle(GUILD)
     assert after is not None and after.id == second
+
+
+async def test_an_analysis_reads_back_exactly(storage: Any) -> None:
+    """Issue 47, item 5: what is stored reads back the same -- floats to the last bit
+    (the stored form no longer rounds them), a match-winning chance or none."""
+    row, (g1, _) = await _match(storage)
+    data = {"v": 2, "timeline": [[3, 1, "play", -0.123456789012345, 1 / 3,
+                                  0.30000000000000004, 0.7071067811865476],
+                                 [4, 0, "take", 2.5e-17, 0.5, 0.0, None]],
+            "result": [-0.4999999999999999, 0.4999999999999999]}
+
+    async def keep(tx: Transaction) -> None:
+        await tx.save_analysis(game_id=g1, match_id=row.id, guild_id=GUILD, depth="strong",
+                               engine="bgsage 1", data=data, played_at=T0,
+                               players=_figures((0.4, 0.2)))
+
+    await storage.run(keep)
+    async with storage.snapshot() as tx:
+        kept = await tx.analyses_of([g1], "strong")
+    assert kept[g1].data == data

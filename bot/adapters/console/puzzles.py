@@ -9,7 +9,7 @@ The answers a puzzle offers (the Discord menu or buttons) are listed under its b
 
 from __future__ import annotations
 
-from bot.adapters.console_tournament import Console
+from bot.adapters.console.tournament import Console
 from bot.service.core.values import Actor
 from engine.rules import whole_number
 

@@ -1,7 +1,7 @@
 """The bot's strength in the book variants: our self-trained networks (issue 46).
 
 For each family (Acey-Deucey, Russian, French backgammon), in dice-mirrored
-pairs of money games (:mod:`bot.ai.tdnet.duel`, cube on), with the 95 %
+pairs of money games (:mod:`bot.ai.duel`, cube on), with the 95 %
 confidence interval over the pairs:
 
 * the default level against today's heuristic player (:mod:`bot.ai.heuristic`),
@@ -25,7 +25,7 @@ from bot.ai.context import MatchContext
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.ai.player import apply_decision, decide
 from bot.ai.selfplay import opening
-from bot.ai.tdnet.duel import heuristic_decider, mirrored, net_decider
+from bot.ai.duel import heuristic_decider, mirrored, net_decider
 from bot.ai.tdnet.family import network_for
 from engine.dice import Dice
 from engine.game import Game

@@ -32,7 +32,7 @@ from bot.ai.levels import Level
 from bot.ai.resign import resignation_decision
 from bot.ai.sage import Chances
 from bot.ai.tdnet.family import TITLES, family_of, network_for
-from bot.ai.tdnet.net import Net
+from bot.ai.tdnet.net import Net, mirror
 from bot.ai.tdnet.turns import (
     Evaluator,
     best_option,
@@ -50,7 +50,53 @@ DOUBLE_OWNED = 0.45
 TOO_GOOD = 1.0
 TAKE = -0.55
 
-__all__ = ["VariantPlayer", "judge", "network_for"]
+__all__ = ["VariantPlayer", "chances_of", "judge", "network_for", "should_double", "should_take"]
+
+
+def equity_on_roll(ev: Evaluator, game: Game, player: Player) -> float:
+    """``player``'s cubeless equity with him on roll in ``game``'s position."""
+    return float(ev.equities(ev.on_roll([game.position], player))[0])
+
+
+def should_double(ev: Evaluator, game: Game, player: Player, noise: float = 0.0) -> bool:
+    """The doubling rule of the module's doc (``noise`` added to the equity)."""
+    e = equity_on_roll(ev, game, player) + noise
+    need = DOUBLE_CENTRED if game.cube.owner is None else DOUBLE_OWNED
+    return e >= need and not (ev.gammons and e >= TOO_GOOD)
+
+
+def taker_chances(ev: Evaluator, game: Game, taker: Player) -> np.ndarray:
+    """The taker's chances with the doubler on roll."""
+    return np.asarray(mirror(ev.on_roll([game.position], taker.other))[0], dtype=np.float64)
+
+
+def should_take(ev: Evaluator, game: Game, ctx: MatchContext, taker: Player,
+                noise: float = 0.0) -> bool:
+    """The taking rule of the module's doc (``noise`` added to what is compared)."""
+    mine = taker_chances(ev, game, taker)
+    if game.money or ctx.is_money:
+        return float(ev.equities(mine[None, :])[0]) + noise >= TAKE
+    offer = game.cube.offer
+    value = offer.value if offer is not None else 2 * game.cube.value
+    return match_take(ev, game, ctx, taker, chances_of(mine), value) + noise >= 0.0
+
+
+def match_take(ev: Evaluator, game: Game, ctx: MatchContext, me: Player, ch: Chances,
+               value: int) -> float:
+    """Match-winning chance after taking at ``value`` minus that of passing."""
+    a_me, a_opp = ctx.away(me), ctx.away(me.other)
+    g = 2 if ev.gammons else 1
+
+    def mwc(pts: int) -> float:
+        if pts >= 0:
+            return sage.match_winning_chance(a_me - pts, a_opp)
+        return sage.match_winning_chance(a_me, a_opp + pts)
+
+    single_win = ch.win - ch.gammon_win
+    single_loss = 1.0 - ch.win - ch.gammon_loss
+    take = (single_win * mwc(value) + ch.gammon_win * mwc(g * value)
+            + single_loss * mwc(-value) + ch.gammon_loss * mwc(-g * value))
+    return take - mwc(-game.cube.value)
 
 
 def judge(game: Game) -> str:
@@ -111,7 +157,7 @@ class VariantPlayer:
             turn = TurnContext(me, (game.dice,), (), (), game.position, 0, True, game.rules)
             end, step = finish_throw(self.ev, turn)
             now = value_at_end(self.ev, end, step)
-            again = self.equity_on_roll(me)
+            again = equity_on_roll(self.ev, game, me)
             values = np.array([now, again])
             i = pick(values, self.noise, self.rng)
             return Decision(me, Action.CHOOSE, option=choice.options[i],
@@ -121,54 +167,24 @@ class VariantPlayer:
 
     # the cube ----------------------------------------------------------------------
 
-    def equity_on_roll(self, player: Player) -> float:
-        chances = self.ev.on_roll([self.game.position], player)
-        return float(self.ev.equities(chances)[0])
-
     def roll_or_double(self) -> Decision:
         game, me = self.game, self.player
         if not game.may_double(me) or dead_double_reason(game, self.ctx, me) is not None:
             return Decision(me, Action.ROLL, source=self.src)
-        e = self.equity_on_roll(me) + (self.rng.gauss(0.0, self.noise) if self.noise else 0.0)
-        need = DOUBLE_CENTRED if game.cube.owner is None else DOUBLE_OWNED
-        too_good = self.ev.gammons and e >= TOO_GOOD
-        if e >= need and not too_good:
+        e = equity_on_roll(self.ev, game, me)
+        if should_double(self.ev, game, me, self.gauss()):
             return Decision(me, Action.DOUBLE, equity=e, source=self.src)
         return Decision(me, Action.ROLL, equity=e, source=self.src)
 
     def answer_double(self) -> Decision:
         game, me = self.game, self.player
-        offer = game.cube.offer
-        assert offer is not None
-        noise = self.rng.gauss(0.0, self.noise) if self.noise else 0.0
-        # The doubler is on roll: my chances are his, mirrored.
-        mine = self.ev.on_roll([game.position], me.other)[0]
-        mine = np.array([1.0 - mine[0], mine[3], mine[4], mine[1], mine[2]])
-        e = float(self.ev.equities(mine[None, :])[0])
-        if game.money or self.ctx.is_money:
-            take = e + noise >= TAKE
-        else:
-            take = self.match_take(chances_of(mine), offer.value) + noise >= 0.0
-        if take:
+        e = float(self.ev.equities(taker_chances(self.ev, game, me)[None, :])[0])
+        if should_take(self.ev, game, self.ctx, me, self.gauss()):
             return Decision(me, Action.TAKE, equity=e, source=self.src)
         return Decision(me, Action.DROP, equity=-1.0, source=self.src)
 
-    def match_take(self, ch: Chances, value: int) -> float:
-        """Match-winning chance after taking at ``value`` minus that of passing."""
-        me = self.player
-        a_me, a_opp = self.ctx.away(me), self.ctx.away(me.other)
-        g = 2 if self.ev.gammons else 1
-
-        def mwc(pts: int) -> float:
-            if pts >= 0:
-                return sage.match_winning_chance(a_me - pts, a_opp)
-            return sage.match_winning_chance(a_me, a_opp + pts)
-
-        single_win = ch.win - ch.gammon_win
-        single_loss = 1.0 - ch.win - ch.gammon_loss
-        take = (single_win * mwc(value) + ch.gammon_win * mwc(g * value)
-                + single_loss * mwc(-value) + ch.gammon_loss * mwc(-g * value))
-        return take - mwc(-self.game.cube.value)
+    def gauss(self) -> float:
+        return self.rng.gauss(0.0, self.noise) if self.noise else 0.0
 
     # resignations -----------------------------------------------------------------------
 

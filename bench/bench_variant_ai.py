@@ -22,10 +22,10 @@ import statistics
 import time
 
 from bot.ai.context import MatchContext
+from bot.ai.duel import heuristic_decider, mirrored, net_decider
 from bot.ai.levels import DEFAULT_LEVEL
 from bot.ai.player import apply_decision, decide
 from bot.ai.selfplay import opening
-from bot.ai.duel import heuristic_decider, mirrored, net_decider
 from bot.ai.tdnet.family import network_for
 from engine.dice import Dice
 from engine.game import Game

@@ -58,27 +58,35 @@ def raw_sides(positions: Sequence[Position], player: Player) -> Matrix:
     return np.array([p.sides[me] + p.sides[other] for p in positions], dtype=np.float64)
 
 
-def _longest_prime(made: Matrix) -> Matrix:
+_UNITS = np.array([[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 2.0] for n in range(16)],
+                  dtype=np.float64)
+"""TD-Gammon's four units for a point holding 0..15 checkers."""
+
+
+def _longest_prime(made: npt.NDArray[np.bool_]) -> Matrix:
     """Length of the longest run of consecutive made points, for each row."""
-    run = np.zeros(made.shape[0])
     best = np.zeros(made.shape[0])
-    for col in range(made.shape[1]):
-        run = (run + 1.0) * made[:, col]
-        best = np.maximum(best, run)
+    run = made
+    k = 0
+    while run.shape[1] and run.any():
+        k += 1
+        best[run.any(axis=1)] = k
+        run = run[:, :-1] & made[:, k:]
     return best
+
+
+_TO_26 = np.arange(1, 27, dtype=np.float64)
+_TO_24 = np.arange(1, 25, dtype=np.float64)
 
 
 def _rearmost(side: Matrix) -> Matrix:
     """Each row's highest occupied index (1..26; 0 when all are borne off)."""
-    occupied = side[:, 1:27] > 0
-    idx = np.arange(1, 27, dtype=np.float64)
-    return np.asarray(np.max(np.where(occupied, idx, 0.0), axis=1), dtype=np.float64)
+    return np.asarray(np.max((side[:, 1:27] > 0) * _TO_26, axis=1), dtype=np.float64)
 
 
 def _foremost(on_points: Matrix) -> Matrix:
     """Each row's lowest point (1..24) holding a checker; 99 when none does."""
-    idx = np.arange(1, 25, dtype=np.float64)
-    return np.asarray(np.min(np.where(on_points > 0, idx, 99.0), axis=1), dtype=np.float64)
+    return np.asarray(np.min(np.where(on_points > 0, _TO_24, 99.0), axis=1), dtype=np.float64)
 
 
 def encode_raw(raw: Matrix, opposite: Sequence[int]) -> Matrix:
@@ -87,19 +95,15 @@ def encode_raw(raw: Matrix, opposite: Sequence[int]) -> Matrix:
     counts = raw[:, gather]
     n = counts.shape[0]
     out = np.empty((n, INPUTS), dtype=np.float64)
-    col = 0
-    for base in (0, 27):
-        pts = counts[:, base + 1: base + 25]
-        out[:, col: col + 24] = pts >= 1
-        out[:, col + 24: col + 48] = pts >= 2
-        out[:, col + 48: col + 72] = pts >= 3
-        out[:, col + 72: col + 96] = np.maximum(pts - 3.0, 0.0) / 2.0
-        col += 96
+    # Per side, unit-major: 24 points of the first unit, then of the second...
+    units = _UNITS[counts[:, np.r_[1:25, 28:52]].astype(np.intp)]  # n x 48 x 4
+    out[:, :192] = units.reshape(n, 2, 24, POINT_UNITS).transpose(0, 1, 3, 2).reshape(n, 192)
+    col = 192
     pips = []
     for base in (0, 27):
         side = raw[:, base: base + 27]
         points = side[:, 1:25]
-        made = (points >= 2).astype(np.float64)
+        made = points >= 2
         out[:, col] = side[:, BAR] / 2.0
         out[:, col + 1] = side[:, WAITING] / 15.0
         out[:, col + 2] = side[:, WAITING] > 0

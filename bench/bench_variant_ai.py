@@ -10,16 +10,20 @@ confidence interval over the pairs:
   method, not of the network);
 * decision times of the default level (p50, p95; target p95 <= 0.2 s).
 
-Where no weights ship for a family, it says so.  The learning curve is
-printed by ``python -m bot.ai.tdnet.train ... --curve`` (strength against the
-heuristic after N training games).
+Where no weights ship for a family, it says so.  The learning curve (strength
+against the heuristic after N training games) is measured on the checkpoints a
+training run left: ``python bench/bench_variant_ai.py --curve DIR`` reads every
+``FAMILY-GAMES.npz`` in DIR (cube off, so the figure is the checker play's).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
+import re
 import statistics
 import time
+from pathlib import Path
 
 from bot.ai.context import MatchContext
 from bot.ai.duel import heuristic_decider, mirrored, net_decider
@@ -27,6 +31,7 @@ from bot.ai.levels import DEFAULT_LEVEL
 from bot.ai.player import apply_decision, decide
 from bot.ai.selfplay import opening
 from bot.ai.tdnet.family import network_for
+from bot.ai.tdnet.net import Net
 from engine.dice import Dice
 from engine.game import Game
 from engine.rules import RuleOptions
@@ -70,3 +75,28 @@ def run(quick: bool) -> list[str]:
         lines.append(f"  decision time: p50 {1000 * statistics.median(t):.1f} ms, "
                      f"p95 {1000 * p95:.1f} ms ({len(t)} decisions)")
     return lines
+
+
+def curve(folder: Path, pairs: int) -> list[str]:
+    """Strength against the heuristic of each checkpoint in ``folder``, cube off."""
+    found = []
+    for path in folder.glob("*.npz"):
+        m = re.fullmatch(r"(.+)-(\d+)\.npz", path.name)
+        if m:
+            found.append((m.group(1), int(m.group(2)), path))
+    lines = []
+    for family, games, path in sorted(found):
+        variant = get_variant(family)()
+        score = mirrored(variant, net_decider(Net.load(path)), heuristic_decider(), pairs, 5,
+                         RuleOptions(cube=False))
+        lines.append(f"{family} after {games:,} games: {score}")
+    return lines
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--curve", type=Path, required=True)
+    parser.add_argument("--pairs", type=int, default=50)
+    args = parser.parse_args()
+    for line in curve(args.curve, args.pairs):
+        print(line, flush=True)

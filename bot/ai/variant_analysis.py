@@ -88,8 +88,9 @@ def analysable_variant(variant_name: str) -> bool:
 
 
 def engine_name(game: Game, net: Net) -> str:
-    """What is stored as the analysis' engine: the network, never bgsage."""
-    return f"{tdnet_player.judge(game)} ({family_of(game.variant)}, {net.games} games)"
+    """What is stored as the analysis' engine: the network (its family and how many
+    self-play games trained it), never bgsage."""
+    return f"{family_of(game.variant)} network ({net.games} self-play games)"
 
 
 class VariantRater:

@@ -158,6 +158,11 @@ async def test_a_variant_match_is_graded_in_the_background(
     assert f"Depth: {JUDGE}, 0-ply" in reply.text
     no_engine_named(reply.text)
     assert [p.kind for p in reply.pictures] == [PictureKind.SUMMARY, PictureKind.CHART]
+    # A player's form and the PR leaderboard read standard matches only (bgsage's PR):
+    # the network's PR is on another scale.
+    async with service.storage.snapshot() as tx:
+        assert await tx.match_figures(HERE.guild_id, WHITE.id, "strong") == []
+        assert await tx.pr_leaderboard(HERE.guild_id, "strong", 0, 10, 0) == []
 
 
 async def test_without_a_network_a_variant_match_is_refused_as_before(

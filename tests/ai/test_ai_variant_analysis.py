@@ -149,6 +149,26 @@ def test_a_cube_decision_is_judged_by_the_networks_cube_rules(
             assert m.best == ("double" if right else "no double")
 
 
+def test_a_game_of_a_match_is_analysed_with_match_winning_chances(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a match: the graph's match-winning chances, the luck in match-winning chance,
+    and a take or pass judged by the network's match rule (match-winning chances)."""
+    nets = install(monkeypatch)
+    ctx = MatchContext(length=7, score=(2, 3))
+    g = finished_game("french", seed=3, ctx=ctx)
+    a = analyze(g.to_record(), ctx, min_mistake=0.0)
+    assert a.supported and a.length == 7
+    assert a.timeline and all(d.mwc is not None and 0.0 <= d.mwc <= 1.0 for d in a.timeline)
+    assert all(math.isfinite(pa.luck_value) and abs(pa.luck_value) < 1.0 for pa in a.players)
+    ev = Evaluator.of(nets["french"], g.variant, g.rules)
+    answers = [m for m in a.errors if m.kind in ("take", "drop")]
+    assert answers
+    for m in answers:
+        right = tdnet_player.should_take(ev, m.before, ctx, m.player)
+        assert m.best == ("take" if right else "pass")
+    assert sum(a.result) == pytest.approx(0.0) and a.result != (0.0, 0.0)
+
+
 def test_without_a_network_a_variant_is_still_refused_saying_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
     install(monkeypatch)

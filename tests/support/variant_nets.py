@@ -46,13 +46,15 @@ def remove(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(tdnet_player, "network_for", lambda variant: None)
 
 
-def finished_game(name: str, seed: int, *, double_at: int = 12, drop_at: int = 30) -> Game:
-    """A money game of the variant ``name`` played by the installed network, with a
-    double taken once the game has had ``double_at`` plays, and a redouble passed
-    (ending it) after ``drop_at`` (if the game lasts that long)."""
+def finished_game(name: str, seed: int, *, double_at: int = 12, drop_at: int = 30,
+                  ctx: MatchContext | None = None) -> Game:
+    """A game of the variant ``name`` played by the installed network (money play, or
+    a game of the match ``ctx``), with a double taken once the game has had
+    ``double_at`` plays, and a redouble passed (ending it) after ``drop_at`` (if the
+    game lasts that long)."""
     rng = random.Random(seed)
-    ctx = MatchContext.money()
-    g = Game.new(get_variant(name)(), RuleOptions())
+    ctx = ctx or MatchContext.money()
+    g = Game.new(get_variant(name)(), RuleOptions(), money=ctx.is_money)
     plays = 0
     while not g.is_finished:
         g = opening(g, rng)

@@ -43,14 +43,15 @@ from bot.ai.tdnet.turns import (
 )
 from engine.game import OPENING_CHOICE, Action, Game, Phase
 from engine.player import Player
-from engine.variant import TurnContext
+from engine.variant import TurnContext, Variant
 
 DOUBLE_CENTRED = 0.40
 DOUBLE_OWNED = 0.45
 TOO_GOOD = 1.0
 TAKE = -0.55
 
-__all__ = ["VariantPlayer", "chances_of", "judge", "network_for", "should_double", "should_take"]
+__all__ = ["VariantPlayer", "chances_of", "judge", "network_for", "opponent_text", "should_double",
+           "should_take"]
 
 
 def equity_on_roll(ev: Evaluator, game: Game, player: Player) -> float:
@@ -97,6 +98,17 @@ def match_take(ev: Evaluator, game: Game, ctx: MatchContext, me: Player, ch: Cha
     take = (single_win * mwc(value) + ch.gammon_win * mwc(g * value)
             + single_loss * mwc(-value) + ch.gammon_loss * mwc(-g * value))
     return take - mwc(-game.cube.value)
+
+
+def opponent_text(variant: Variant) -> str:
+    """What the bot is in ``variant`` (a book variant), as /rules and a challenge say it:
+    "Against the bot: ...", "In this variant the AI is ..."."""
+    net = network_for(variant)
+    if net is None:
+        return ("a simple heuristic player (pip count, safety, blocking, entering), clearly "
+                "weaker here than in standard backgammon: no network knows this variant yet")
+    return (f"our own network for this variant, trained by self-play ({net.games:,} games), "
+            "at the level chosen; weaker here than in standard backgammon")
 
 
 def judge(game: Game) -> str:

@@ -19,8 +19,11 @@ Depth: the level's, named on GNU Backgammon's scale in every text ("GNU 1-ply
 gives the depths ``/analyze`` offers: ``strong`` and ``expert``, GNU 2-ply,
 which ranks each play at 1-ply and the best few plus the play made at 2-ply).
 
-Both work for standard backgammon only; for a variant :func:`hint` ranks plays
-by the heuristic (no equities) and :func:`analyze` says it is unsupported.
+In a book variant both speak for our own self-trained network where one exists
+(:func:`bot.ai.hints.variant_hint`; :mod:`bot.ai.variant_analysis` rates the
+decisions and throws, named after the network, never bgsage); where none does,
+:func:`hint` ranks plays by the heuristic (no equities) and :func:`analyze` says
+it is unsupported.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from bot.ai.luck import Memo, roll_luck
 from bot.ai.mwc import decision_mwc, game_result, value_per_emg
 from bot.ai.sage import CubeEval
 from bot.ai.stored import start_of
+from bot.ai.tdnet import player as tdnet_player
+from bot.ai.variant_analysis import VariantRater
 from engine.player import Player
 from engine.record import GameRecord
 
@@ -57,8 +62,8 @@ __all__ = [
     "start_of",
 ]
 
-VARIANT_NOTE = ("Analysis, PR and puzzles are for standard backgammon only: the network "
-                "does not know this variant.")
+VARIANT_NOTE = ("Analysis, PR and puzzles are for standard backgammon and the variants our "
+                "own networks know: no network knows this variant.")
 
 
 def engine_version() -> str:
@@ -94,20 +99,25 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
     ctx = context or MatchContext.money()
     game = start_of(record)
     empty = (PlayerAnalysis(Player.WHITE, 0, 0.0, ()), PlayerAnalysis(Player.BLACK, 0, 0.0, ()))
-    if not sage.uses_network(game):
+    own = None if sage.uses_network(game) else tdnet_player.network_for(game.variant)
+    if not sage.uses_network(game) and own is None:
         return GameAnalysis(False, empty, note=VARIANT_NOTE)
+    variant = VariantRater(own, game, ctx) if own is not None else None
     tallies = {p: _Tally() for p in Player}
     errors: list[Mistake] = []
     timeline: list[DecisionPoint] = []
     offer_eval: CubeEval | None = None
     for idx, event in enumerate(record.events):
         after = game.apply(event)
-        if not sage.uses_network(game):
+        if variant is not None:
+            rated, luck = variant.rate(game, after, event)
+        elif not sage.uses_network(game):
             game = after
             continue
-        memo: Memo = {}  # (a roll's cube analysis serves its luck too)
-        rated, offer_eval = rate(game, ctx, level, event, offer_eval, memo)
-        luck = roll_luck(game, after, event, ctx, memo)
+        else:
+            memo: Memo = {}  # (a roll's cube analysis serves its luck too)
+            rated, offer_eval = rate(game, ctx, level, event, offer_eval, memo)
+            luck = roll_luck(game, after, event, ctx, memo)
         if luck is not None:
             who, emg = luck
             t = tallies[who]
@@ -142,6 +152,8 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
                        tallies[p].cube_lost, tallies[p].rolls, tallies[p].luck,
                        tallies[p].luck_value)
         for p in Player)
-    return GameAnalysis(True, (players[0], players[1]), source=source_label(level),
+    source = variant.source if variant is not None else source_label(level)
+    engine = variant.engine if variant is not None else engine_version()
+    return GameAnalysis(True, (players[0], players[1]), source=source,
                         timeline=tuple(timeline), errors=tuple(errors), length=ctx.length,
-                        result=game_result(game, ctx), engine=engine_version())
+                        result=game_result(game, ctx), engine=engine)

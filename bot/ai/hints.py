@@ -7,7 +7,7 @@
 The same rankings serve the analysis (:mod:`bot.ai.decisions`): :func:`play_hints` and
 :func:`cube_eval`.  Equities are bgsage's, normalised to a 1-point cube (EMG in a match),
 from the deciding player's side.  For a variant :func:`hint` ranks plays by the heuristic
-(no equities).
+(no equities), or by our own network where one ships for it (:func:`variant_hint`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from bot.ai.context import MatchContext
 from bot.ai.convert import from_board, to_board
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from bot.ai.sage import Chances, CubeEval
+from bot.ai.tdnet import player as tdnet_player
+from bot.ai.tdnet.net import Net
+from bot.ai.tdnet.turns import Evaluator
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
@@ -74,6 +77,9 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
     if player is None:
         raise ValueError("nobody has to act now")
     network = sage.uses_network(game)
+    own = None if network else tdnet_player.network_for(game.variant)
+    if own is not None:
+        return variant_hint(game, ctx, player, n, own)
     if game.phase is Phase.PLAY:
         if not network:
             return _heuristic_hint(game, player, n)
@@ -96,6 +102,31 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
                         source="heuristic" if not network else "")
         ev = cube_eval(game, ctx, level, offer.doubler, game.cube.value, game.cube.owner)
         return Hint(player, cube=_cube_hint(offer.doubler, ev), source=source_label(level))
+    return Hint(player, note="No hint for this decision.")
+
+
+def variant_hint(game: Game, ctx: MatchContext, player: Player, n: int, net: Net) -> Hint:
+    """Advice in a book variant from our own network (cubeless equities, 0-ply)."""
+    ev = Evaluator.of(net, game.variant, game.rules)
+    source = tdnet_player.judge(game)
+    if game.phase is Phase.PLAY:
+        plays = game.legal_plays()
+        chances = ev.after_play([p.position for p in plays], player)
+        equities = ev.equities(chances)
+        order = sorted(range(len(plays)), key=lambda i: -equities[i])[:n]
+        best = float(equities[order[0]])
+        return Hint(player, plays=tuple(
+            PlayHint(plays[i], game.variant.format_play(plays[i]), float(equities[i]),
+                     float(equities[i]) - best, tdnet_player.chances_of(chances[i]))
+            for i in order), source=source, note="Cubeless equities (0-ply).")
+    if game.phase is Phase.ROLL:
+        if not game.may_double(player):
+            return Hint(player, note="You cannot double now: roll.")
+        advice = "double" if tdnet_player.should_double(ev, game, player) else "no double"
+        return Hint(player, note=f"Advice: {advice}.", source=source)
+    if game.phase is Phase.DOUBLED:
+        take = tdnet_player.should_take(ev, game, ctx, player)
+        return Hint(player, note=f"Advice: {'take' if take else 'pass'}.", source=source)
     return Hint(player, note="No hint for this decision.")
 
 

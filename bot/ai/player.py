@@ -33,44 +33,21 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 
 from bot.ai import heuristic, sage
 from bot.ai.context import MatchContext
 from bot.ai.convert import from_board, to_board
 from bot.ai.deadcube import dead_double_reason
+from bot.ai.decision import Decision as Decision
+from bot.ai.decision import NoDecision as NoDecision
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
+from bot.ai.resign import resignation_decision
 from bot.ai.sage import Chances
+from bot.ai.tdnet import player as tdnet_player
 from engine.dice import Dice
 from engine.game import OPENING_CHOICE, Action, Game, Phase
 from engine.move import Play
 from engine.player import Player
-from engine.rules import ScoringMethod
-from engine.scoring import ResultKind, game_points
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What the AI does now.
-
-    ``action`` is one of ``ROLL``, ``DOUBLE``, ``TAKE``, ``DROP``, ``BEAVER``,
-    ``PLAY`` (with ``play``, one of ``game.legal_plays()``), ``CHOOSE`` (with
-    ``option``), ``ACCEPT_RESIGNATION``, ``REJECT_RESIGNATION``.
-    """
-
-    player: Player
-    action: Action
-    play: Play | None = None
-    option: str | None = None
-    equity: float | None = None
-    """The engine's estimate for the chosen option, from ``player``'s side (if known)."""
-    source: str = ""
-    """Who decided, the depth on GNU Backgammon's scale: ``"GNU 1-ply"`` (bgsage
-    2ply), ``"GNU 1-ply (GNU 2-ply out of time)"``, ``"heuristic"``, ``"fallback ..."``."""
-
-
-class NoDecision(ValueError):
-    """The game awaits nobody (opening throw, finished game)."""
 
 
 def decide(game: Game, context: MatchContext | None = None, level: Level = DEFAULT_LEVEL,
@@ -87,6 +64,9 @@ def decide(game: Game, context: MatchContext | None = None, level: Level = DEFAU
         raise NoDecision(f"nobody has to act in phase {game.phase.value}")
     if sage.uses_network(game):
         return _NetworkPlayer(game, ctx, level, r, player).decide()
+    net = tdnet_player.network_for(game.variant)
+    if net is not None:
+        return tdnet_player.VariantPlayer(game, ctx, level, r, player, net).decide()
     return heuristic_decide(game, player, r, level, ctx)
 
 
@@ -323,57 +303,6 @@ class _NetworkPlayer:
         return ch if other is me else ch.inverted()
 
     def answer_resignation(self) -> Decision:
-        game, me = self.game, self.player
-        res = game.resignation
-        assert res is not None
-        ch = self._chances()
-        cube = game.cube.value
-        kinds = (ResultKind.SINGLE, ResultKind.GAMMON, ResultKind.BACKGAMMON)
-        mult = {k: _multiplier(game, k) for k in kinds}
-        offered = _points(game, me, res.kind)
-        # Outcome probabilities from my side: (+points or -points, probability).
-        win1 = ch.win - ch.gammon_win
-        win2 = ch.gammon_win - ch.backgammon_win
-        lose1 = (1 - ch.win) - ch.gammon_loss
-        lose2 = ch.gammon_loss - ch.backgammon_loss
-        outcomes = [
-            (mult[ResultKind.SINGLE] * cube, win1), (mult[ResultKind.GAMMON] * cube, win2),
-            (mult[ResultKind.BACKGAMMON] * cube, ch.backgammon_win),
-            (-mult[ResultKind.SINGLE] * cube, lose1), (-mult[ResultKind.GAMMON] * cube, lose2),
-            (-mult[ResultKind.BACKGAMMON] * cube, ch.backgammon_loss),
-        ]
-        if game.money or self.ctx.is_money:
-            expected = sum(pts * p for pts, p in outcomes)
-            accept = offered >= expected
-            value = float(offered)
-        else:
-            a_me, a_opp = self.ctx.away(me), self.ctx.away(me.other)
-
-            def mwc(pts: int) -> float:
-                if pts >= 0:
-                    return sage.match_winning_chance(a_me - pts, a_opp)
-                return sage.match_winning_chance(a_me, a_opp + pts)
-
-            expected = sum(mwc(pts) * p for pts, p in outcomes)
-            value = mwc(offered)
-            accept = value >= expected
-        return Decision(me, Action.ACCEPT_RESIGNATION if accept else Action.REJECT_RESIGNATION,
-                        equity=value if accept else expected, source=self.src)
+        return resignation_decision(self.game, self.ctx, self.player, self._chances(), self.src)
 
 
-def _multiplier(game: Game, kind: ResultKind) -> int:
-    """Points per cube unit a ``kind`` win is worth under the game's rules (games scoring)."""
-    counted = game.counted_kind(kind)
-    if counted is ResultKind.BACKGAMMON:
-        return game.rules.backgammon_value
-    return int(counted)
-
-
-def _points(game: Game, winner: Player, kind: ResultKind) -> int:
-    """What ``winner`` scores if the game ends now as ``kind`` (as the engine would score it)."""
-    counted = game.counted_kind(kind)
-    if game.rules.scoring is ScoringMethod.GAMES:
-        return _multiplier(game, kind) * game.cube.value
-    loser_side = game.position.sides[winner.other]
-    return game_points(game.rules.scoring, counted, game.cube.value, loser_side,
-                       game.variant.zone, game.rules.backgammon_value)

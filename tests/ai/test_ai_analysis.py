@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+import variant_nets
+from variant_nets import remove
+
 from bot.ai.analysis import analyze, hint
 from bot.ai.context import MatchContext
 from bot.ai.levels import BEGINNER, INTERMEDIATE
@@ -37,7 +41,9 @@ def test_hint_cube_before_rolling_and_when_doubled() -> None:
     assert h.player is Player.BLACK and h.cube is not None and h.cube.should_take
 
 
-def test_hint_in_variant_is_heuristic() -> None:
+def test_hint_in_variant_is_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where no network of ours knows the variant (the shipped ones may not)."""
+    variant_nets.remove(monkeypatch)
     g = Game.new("russian", first_player=Player.WHITE).roll(Dice(6, 5))
     while g.phase is not Phase.PLAY:
         g = g.roll(Dice(6, 5))
@@ -84,7 +90,8 @@ def test_analyze_complete_ai_game_per_player() -> None:
         assert pa.total_lost >= sum(losses)
 
 
-def test_analyze_variant_is_unsupported() -> None:
+def test_analyze_variant_is_unsupported(monkeypatch: pytest.MonkeyPatch) -> None:
+    remove(monkeypatch)  # (where no network knows the variant: issue 46 item 4)
     g = Game.new("acey-deucey")
     result = analyze(GameRecord.from_dict(g.to_dict()))
     assert not result.supported and "variant" in result.note

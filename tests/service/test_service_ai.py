@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import variant_nets
 
 from bot.ai.runner import AIRunner
 from bot.config import Config
@@ -112,7 +113,9 @@ async def test_ai_challenge_terms(service: GameService) -> None:
     assert not human_level.ok and "games against the bot" in human_level.text
 
 
-async def test_ai_plays_a_variant_with_the_heuristic(service: GameService) -> None:
+async def test_ai_plays_a_variant_with_the_heuristic(service: GameService,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    variant_nets.remove(monkeypatch)  # where no network of ours knows the variant
     reply = await service.challenge(HERE, ALICE, AI, length=1, variant="french",
                                     level="beginner")
     assert reply.ok and "heuristic player" in reply.text
@@ -177,9 +180,26 @@ async def test_ai_against_ai_through_the_service(service: GameService) -> None:
         assert "wins" in text
 
 
-async def test_rules_say_the_bot_is_weaker_in_variants(service: GameService) -> None:
-    """Issue 9: /rules says clearly that the AI is a weaker heuristic in the variants."""
+async def test_rules_say_the_bot_is_weaker_in_variants(service: GameService,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 9: /rules says clearly that the AI is a weaker heuristic in the variants
+    (where no network of ours knows them)."""
+    variant_nets.remove(monkeypatch)
     standard = await service.rules("standard")
     russian = await service.rules("russian")
     assert standard.ok and "network" in standard.text
     assert russian.ok and "clearly weaker" in russian.text
+
+
+async def test_rules_and_challenges_name_our_network_where_one_knows_the_variant(
+        service: GameService, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 46: where our self-trained network plays a variant, /rules and the challenge
+    say so (and how many games trained it), not that a heuristic plays."""
+    nets = variant_nets.install(monkeypatch)
+    russian = await service.rules("russian")
+    games = f"{nets['russian'].games:,} games"
+    assert russian.ok and "our own network for this variant" in russian.text
+    assert games in russian.text and "heuristic" not in russian.text
+    reply = await service.challenge(HERE, ALICE, AI, length=1, variant="russian",
+                                    level="beginner")
+    assert reply.ok and "In this variant the AI is our own network" in reply.text

@@ -6,8 +6,9 @@ luck) that a player's form and the PR leaderboard read.  Keeping an analysis als
 its decisions that lost at least the server's minimum equity into puzzles (item 5), in
 the same transaction, so a game's puzzles exist exactly when its analysis does.
 
-Only standard backgammon has analyses (the network knows no variant): callers check
-:func:`analysable` first.
+Standard backgammon has analyses (bgsage), and so has a book variant where one of our
+own networks knows it (issue 46, item 4: :mod:`bot.ai.variant_analysis`); a variant no
+network knows has none: callers check :func:`analysable` first.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from bot.ai.context import MatchContext
 from bot.ai.stored import complete, from_stored, to_stored
 from bot.service.analysis.settings import ServerAnalysisSettings
+from bot.service.core.present import analysable_variant
 from bot.service.core.values import PERSONAL
 from bot.storage.interface import GameRow, MatchRow, MatchStatus, PlayerFigures, Transaction
 from engine.match import Session
@@ -36,22 +38,25 @@ read (GNU 1-ply); ``/analyze depth:expert`` keeps its own."""
 
 STANDARD = "standard"
 
-VARIANT_REFUSAL = ("Analysis, PR and puzzles are for standard backgammon only: the "
-                   "network knows no variant, so {variant} game is not analysed.")
-"""``variant``: with its article (:func:`variant_refusal`)."""
+VARIANT_REFUSAL = ("Analysis, PR and puzzles are for standard backgammon only, and the "
+                   "variants our own networks know: no network knows {name} yet, so "
+                   "{variant} game is not analysed.")
+"""``name``: the variant's; ``variant``: with its article (:func:`variant_refusal`)."""
 
 PUZZLE_KINDS = {"play": "play", "double": "double", "no double": "double", "take": "take",
                 "drop": "take"}
-"""A mistake's kind -> its puzzle's kind: a play, double or not, take or pass."""
+"""A mistake's kind -> its puzzle's kind: a play, double or not, take or pass (a
+variant's choice, :mod:`bot.ai.variant_analysis`, makes no puzzle)."""
 
 
 def analysable(row: MatchRow) -> bool:
-    """Whether the games of ``row`` can be analysed (standard backgammon)."""
-    return row.variant == STANDARD
+    """Whether the games of ``row`` can be analysed: standard backgammon, or a variant
+    one of our own networks knows."""
+    return analysable_variant(row.variant)
 
 
 def variant_refusal(row: MatchRow) -> str:
-    return VARIANT_REFUSAL.format(variant=article(row.variant))
+    return VARIANT_REFUSAL.format(name=row.variant, variant=article(row.variant))
 
 
 def match_context(row: MatchRow, games: Sequence[GameRow], game: GameRow,
@@ -119,22 +124,27 @@ async def keep_analysis(tx: Transaction, row: MatchRow, game: GameRow, analysis:
         return added
     for m in analysis.errors:
         user = row.white_id if m.player is Player.WHITE else row.black_id
-        if m.equity_lost < settings.puzzle_min_equity or user in bots or not m.candidates:
+        kind = PUZZLE_KINDS.get(m.kind)
+        if (m.equity_lost < settings.puzzle_min_equity or user in bots or not m.candidates
+                or kind is None):
             continue
         made = await tx.add_puzzle(
             guild_id=row.guild_id, match_id=row.id, game_id=game.id,
-            event_index=m.event_index, user_id=user, kind=PUZZLE_KINDS[m.kind],
-            equity_lost=m.equity_lost, data=puzzle_data(m, row, game, score, names))
+            event_index=m.event_index, user_id=user, kind=kind,
+            equity_lost=m.equity_lost,
+            data=puzzle_data(m, row, game, score, names, analysis.source))
         added += made is not None
     return added
 
 
 def puzzle_data(m: Mistake, row: MatchRow, game: GameRow, score: tuple[int, int],
-                names: tuple[str, str]) -> dict[str, Any]:
-    """What a puzzle keeps besides its row: the decision, its answers, and where it was
-    (the position itself is the game's record up to the decision)."""
-    return {"side": int(m.player), "kind": m.kind, "played": m.played, "best": m.best,
-            "lost": m.equity_lost, "game_number": game.number,
+                names: tuple[str, str], judge: str = "") -> dict[str, Any]:
+    """What a puzzle keeps besides its row: the decision, its answers, where it was
+    (the position itself is the game's record up to the decision), and who judged it
+    (the analysis' source: ``"GNU 1-ply (bgsage)"``, ``"our Russian backgammon network,
+    self-trained, 0-ply"``)."""
+    return {"judge": judge, "side": int(m.player), "kind": m.kind, "played": m.played,
+            "best": m.best, "lost": m.equity_lost, "game_number": game.number,
             "dice": [m.dice.first, m.dice.second] if m.dice is not None else None,
             "candidates": [[c.text, c.equity] for c in m.candidates],
             "length": row.length, "score": list(score), "names": list(names)}

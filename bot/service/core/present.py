@@ -138,6 +138,16 @@ def players(work: Work) -> tuple[int, ...]:
     return tuple(sorted(u for u in (work.row.white_id, work.row.black_id) if u != ai))
 
 
+def analysable_variant(name: str) -> bool:
+    """Whether games of the variant ``name`` are analysed (standard backgammon, or a
+    variant one of our own networks knows: :mod:`bot.ai.variant_analysis`)."""
+    if name == StandardBackgammon.name:
+        return True
+    from bot.ai.variant_analysis import analysable_variant as known  # (loads numpy)
+
+    return known(name)
+
+
 def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
     """The reply to an action that committed ``row`` (``analysis``: the server analyses
     games, so a match's end offers its analysis)."""
@@ -152,11 +162,11 @@ def reply(work: Work, row: MatchRow, *, analysis: bool = False) -> Reply:
             work.notify.append(turn_line(work, game, waiting))
         shown = work.seating.decorate(work, game, shown)
     elif row.status is MatchStatus.FINISHED and row.chouette_id is None:
-        # No [Rematch] after a tournament's match, no analysis of a variant (the network
-        # knows standard backgammon only): issue 30 item 14.
+        # No [Rematch] after a tournament's match, no analysis of a variant no network
+        # knows (issue 30 item 14; issue 46 item 4: our own networks know the others).
         if work.rematch:
             shown = (Button(Action.REMATCH, "Rematch", players(work)),)
-        if analysis and row.variant == StandardBackgammon.name:
+        if analysis and analysable_variant(row.variant):
             shown += (Button(Action.ANALYZE, "Analyse the match", players(work)),)
     return Reply(ok=True, text="\n".join(work.lines), boards=tuple(boards),
                  buttons=shown, notify=tuple(work.notify), match_id=row.id,

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.ai.levels import get_level
+from bot.ai.tdnet import player as tdnet_player
 from bot.config import Config
 from bot.service.core import money
 from bot.service.core.limits import MAX_MATCH_LENGTH, MAX_OPTION_TEXT, MAX_OPTIONS, MAX_STAKE
@@ -282,8 +283,8 @@ class Challenges:
             note = (f"{text}\nYou play the AI at level {ai_level.title} (unrated; /hint is "
                     "allowed).")
             if not variant_cls.name == "standard":
-                note += (" In this variant the AI is a simple heuristic player, weaker than "
-                         "its backgammon network.")
+                note += (" In this variant the AI is "
+                         f"{tdnet_player.opponent_text(variant_cls())}.")
             return replace(started, text=note + "\n" + started.text) if started.ok else started
         if open_terms is not None:
             return Reply(ok=True, text=text.replace(

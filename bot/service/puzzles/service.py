@@ -124,9 +124,9 @@ class Puzzles:
                           "come from the server's next graded matches (/puzzle N shows "
                           "puzzle N again).")
         raise Refusal("No puzzle yet on this server: puzzles are made from the decisions of "
-                      "its players in standard matches, once the matches are graded, that "
-                      f"lost at least {settings.puzzle_min_equity:.3f} of equity (variants "
-                      "have no analysis).")
+                      "its players in graded matches (standard backgammon, and the variants "
+                      "our own networks know) that lost at least "
+                      f"{settings.puzzle_min_equity:.3f} of equity.")
 
     async def _before(self, tx: Transaction, puzzle: PuzzleRow) -> tuple[Game, Session]:
         """The game just before the puzzle's decision, and the match as it stood then."""
@@ -161,9 +161,11 @@ class Puzzles:
             ["double", "no double"] if puzzle.kind == "double" else ["take", "pass"])
         how = ("pick a play in the menu, or type /puzzle answer with your play"
                if puzzle.kind == "play" else "press a button, or type /puzzle answer")
+        judge = str(data.get("judge") or "")
+        by = f" ({judge})" if judge else ""
         stop = "" if task.endswith("?") else "."  # ("no double?. From": issue 42 item 11)
         lines = [f"Puzzle #{puzzle.id}: {task}{stop} {source}",
-                 f"Answer: {how} (puzzle:{puzzle.id}). The analysis judges it; a right "
+                 f"Answer: {how} (puzzle:{puzzle.id}). The analysis{by} judges it; a right "
                  "first answer scores a point (/leaderboard puzzles)."]
         shown = board(game, session, names, caption, viewer=side)
         return Reply(ok=True, text="\n".join(lines), boards=(shown,),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ai.tdnet import player as tdnet_player
 from bot.config import Config
 from bot.service.core.limits import check_options, quoted
 from bot.service.core.replies import Refusal, Reply
@@ -55,9 +56,7 @@ def rule_text(inforce: InForce, *, ai: bool) -> str:
         lines.append(
             "Against the bot: its backgammon network (bgsage) at the level you choose."
             if variant.name == "standard" else
-            "Against the bot: the network does not know this variant, so the bot plays a "
-            "simple heuristic (pip count, safety, blocking, entering) and is clearly "
-            "weaker here than in standard backgammon.")
+            f"Against the bot: {tdnet_player.opponent_text(variant)}.")
     lines.append("Choose them per game with the options of /challenge or /chouette open.")
     return "\n".join(lines)
 

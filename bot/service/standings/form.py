@@ -2,9 +2,10 @@
 lines of the PR and puzzle leaderboards.
 
 Figures come from the analyses kept at the default depth (GNU 1-ply: every graded match
-is analysed there), standard backgammon only (variants have no analysis).  A match's PR
-is 500 x the equity its player lost over his decisions in the match's analysed games;
-a period's PR pools its matches' decisions (not an average of the matches' PRs).
+is analysed there), standard backgammon only (a variant's analysis, by our own network,
+is on another scale: storage leaves it out).  A match's PR is 500 x the equity its
+player lost over his decisions in the match's analysed games; a period's PR pools its
+matches' decisions (not an average of the matches' PRs).
 """
 
 from __future__ import annotations

@@ -122,13 +122,14 @@ class AnalysisTransaction(Protocol):
 
     async def match_figures(self, guild_id: int, user_id: int, depth: str,
                             limit: int = 200) -> list[MatchFigures]:
-        """The player's figures per analysed match of the server, newest first."""
+        """The player's figures per analysed standard match of the server, newest first
+        (a variant's PR, judged by our own network, is on another scale: left out)."""
         ...
 
     async def pr_leaderboard(self, guild_id: int, depth: str, min_decisions: int,
                              limit: int, offset: int) -> list[dict[str, Any]]:
-        """Players with at least ``min_decisions`` analysed decisions, best PR first
-        (rank, user_id, name, decisions, lost, matches)."""
+        """Players with at least ``min_decisions`` analysed decisions of standard matches,
+        best PR first (rank, user_id, name, decisions, lost, matches)."""
         ...
 
     async def pr_leaderboard_count(self, guild_id: int, depth: str, min_decisions: int) -> int:

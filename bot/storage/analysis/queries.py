@@ -77,7 +77,7 @@ class AnalysisQueries(SqlPrimitives):
             "FROM analysis_players a JOIN matches m ON m.id = a.match_id "
             "LEFT JOIN users u ON u.id = CASE WHEN m.white_id = a.user_id THEN m.black_id "
             "ELSE m.white_id END "
-            "WHERE a.guild_id = ? AND a.user_id = ? AND a.depth = ? "
+            "WHERE a.guild_id = ? AND a.user_id = ? AND a.depth = ? AND m.variant = 'standard' "
             "GROUP BY a.match_id, u.name, m.white_id, m.black_id, a.user_id, m.length "
             "ORDER BY MAX(a.played_at) DESC, a.match_id DESC LIMIT ?",
             (guild_id, user_id, depth, limit))
@@ -87,8 +87,9 @@ class AnalysisQueries(SqlPrimitives):
     _PR_BOARD = (
         "SELECT a.user_id, COALESCE(u.name, CAST(a.user_id AS TEXT)), SUM(a.decisions), "
         "SUM(a.lost), COUNT(DISTINCT a.match_id) FROM analysis_players a "
-        "LEFT JOIN users u ON u.id = a.user_id "
+        "JOIN matches m ON m.id = a.match_id LEFT JOIN users u ON u.id = a.user_id "
         "WHERE a.guild_id = :g AND a.depth = :d AND COALESCE(u.is_bot, 0) = 0 "
+        "AND m.variant = 'standard' "
         "GROUP BY a.user_id, u.name HAVING SUM(a.decisions) >= :min AND SUM(a.decisions) > 0")
 
     async def pr_leaderboard(self, guild_id: int, depth: str, min_decisions: int,

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from grading import ALICE, BLUNDER, BOB, OPENING, InProcess, blunder_match, ok
 from scripted import Script, opened
+from variant_nets import remove
 
 from bot.ai.runner import AIRunner
 from bot.config import Config
@@ -89,8 +90,9 @@ async def test_a_match_is_queued_graded_once_and_its_grades_posted_once(
     assert await grader.run_once() is None and analyser.calls == 1
 
 
-async def test_a_variant_match_is_not_graded_and_says_why(tmp_path: Path, ai: AIRunner
-                                                          ) -> None:
+async def test_a_variant_match_is_not_graded_and_says_why(
+        tmp_path: Path, ai: AIRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    remove(monkeypatch)  # (where no network knows the variant: issue 46 item 4)
     service = await _service(tmp_path, ai, dice=[1, 3, 6, 5, 6, 5, 6, 5])
     ok(await service.challenge(HERE, ALICE, BOB, length=1, variant="russian"))
     ok(await service.accept(HERE, BOB))
@@ -104,7 +106,8 @@ async def test_a_variant_match_is_not_graded_and_says_why(tmp_path: Path, ai: AI
 
 
 async def test_the_end_of_a_variant_match_says_why_it_is_not_analysed(
-        tmp_path: Path, ai: AIRunner) -> None:
+        tmp_path: Path, ai: AIRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    remove(monkeypatch)  # (where no network knows the variant: issue 46 item 4)
     service = await _service(tmp_path, ai, dice=[1, 3, 6, 5, 6, 5, 6, 5])
     ok(await service.challenge(HERE, ALICE, BOB, length=1, variant="russian"))
     ok(await service.accept(HERE, BOB))

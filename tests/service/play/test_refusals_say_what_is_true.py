@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from scripted import Script, opened
+from variant_nets import remove
 
 from bot.config import Config
 from bot.service.core.replies import Reply
@@ -111,10 +113,14 @@ async def test_a_chouette_s_rules_name_the_table_s_rules_and_no_bot(tmp_path: Pa
     assert "Against the bot" not in reply.text
 
 
-async def test_a_variant_match_does_not_offer_its_analysis(tmp_path: Path) -> None:
-    """Analysis needs standard backgammon (the network knows no variant)."""
+async def test_a_variant_match_does_not_offer_its_analysis(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Analysis needs standard backgammon, or a variant one of our own networks knows
+    (here none does)."""
     from bot.ai.runner import AIRunner
     from bot.service.core.replies import Action
+
+    remove(monkeypatch)
 
     runner = AIRunner(processes=False, time_limit=5.0)
     await runner.start()

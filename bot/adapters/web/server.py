@@ -186,6 +186,8 @@ async def socket(request: web.Request) -> web.StreamResponse:
                 continue
             if data.get("type") == "act":
                 await act(hub, client, data)
+            elif data.get("type") == "challenge" and request.app[SETTINGS]["local"]:
+                await challenge(hub, client, data)
     finally:
         if client is not None:
             hub.leave(client)
@@ -209,6 +211,26 @@ async def act(hub: Hub, client: Client, data: dict[str, Any]) -> None:
     if not reply.ok:
         await client.send({"type": "refused", "text": reply.text})
     elif reply.ephemeral and reply.text:
+        await client.send({"type": "said", "text": reply.text})
+
+
+async def challenge(hub: Hub, client: Client, data: dict[str, Any]) -> None:
+    """A challenge of the local board (``python -m bot web``): the console's user named
+    ``opponent``, a match of ``length`` points (0: a money game), as /challenge makes it."""
+    try:
+        opponent = local_identity(data.get("opponent"), None).actor
+    except AuthError as error:
+        await client.send({"type": "refused", "text": f"Name your opponent. {error}"})
+        return
+    length = data.get("length", 3)
+    if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= 25:
+        await client.send({"type": "refused", "text": "A match is 1 to 25 points long (0: "
+                           "a money game)."})
+        return
+    reply = await hub.service.challenge(client.place, client.actor, opponent, length=length)
+    if not reply.ok:
+        await client.send({"type": "refused", "text": reply.text})
+    else:
         await client.send({"type": "said", "text": reply.text})
 
 

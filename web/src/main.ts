@@ -2,7 +2,6 @@
 // bot, the board drawn from each state, and moves by tap-tap or drag and drop among the
 // move builder's steps. No rule is decided here: the bot sends the legal steps and the
 // buttons this user may press, and refuses (saying why) what it does not accept.
-import { DiscordSDK } from "@discord/embedded-app-sdk";
 import { draw, type Drawn } from "./board";
 import type { State, StepOption } from "./types";
 
@@ -221,6 +220,8 @@ async function start(): Promise<void> {
   }
   // Inside Discord: authorize, exchange the code on the bot (which holds the client secret),
   // authenticate the SDK, then open a session for this activity instance.
+  // The SDK is loaded only inside Discord (its own chunk: the local page does without it).
+  const { DiscordSDK } = await import("@discord/embedded-app-sdk");
   const sdk = new DiscordSDK(settings.client_id);
   await sdk.ready();
   const { code } = await sdk.commands.authorize({

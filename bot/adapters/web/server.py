@@ -38,6 +38,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "frame-ancestors 'self' https://discord.com https://*.discord.com "
        "https://*.discordsays.com")
 ACTIONS = {a.value: a for a in Action if a is not Action.BOARD}
+FOREIGN = ("This page's origin may not use the board: open it from the bot's address or "
+           "as Discord's activity.")
 NO_BUNDLE = ("The board's page is not built: run `cd web && npm ci && npm run build`, then "
              "reload.")
 
@@ -67,9 +69,12 @@ def refuse(status: int, text: str) -> web.Response:
 
 async def read_json(request: web.Request) -> dict[str, Any]:
     if not origin_allowed(request):
-        raise web.HTTPForbidden(text="This origin may not use the board.")
+        raise web.HTTPForbidden(text=json.dumps({"error": FOREIGN}),
+                                content_type="application/json")
     if (request.content_length or 0) > MAX_MESSAGE:
-        raise web.HTTPRequestEntityTooLarge(MAX_MESSAGE, request.content_length or 0)
+        raise web.HTTPRequestEntityTooLarge(
+            MAX_MESSAGE, request.content_length or 0, content_type="application/json",
+            text=json.dumps({"error": f"At most {MAX_MESSAGE} bytes a request."}))
     try:
         body = await request.json()
     except ValueError:
@@ -149,7 +154,7 @@ class Bucket:
 
 async def socket(request: web.Request) -> web.StreamResponse:
     if not origin_allowed(request):
-        return refuse(403, "This origin may not use the board.")
+        return refuse(403, FOREIGN)
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20)
     await ws.prepare(request)
     hub = request.app[HUB]

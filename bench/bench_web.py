@@ -1,0 +1,131 @@
+"""The live board (issue 45): an action sent by one page to the update at the other
+player's page and at every spectator's, with many pages connected on loopback; and the
+size of the page's bundle.
+
+One money game between two pages on the real service (one SQLite file in a temporary
+directory, real dice), ``SPECTATORS`` more pages watching, every page a websocket to the
+board's aiohttp server on 127.0.0.1.  The player to act takes the first step the builder
+lists (or rolls); each action is timed from its send to the state received by the other
+player's page, and to the last of the spectators' pages.  Target: the other player's
+update p99 well under 100 ms with 200 pages connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from bot.adapters.console.screen import GUILD, channel_id, user_id
+from bot.adapters.web.server import BUNDLE, make_app
+from bot.config import Config
+from bot.service.core.values import Actor, Place
+from bot.service.game import GameService
+from bot.storage.sqlite import SqliteStorage
+
+SPECTATORS = 200
+
+
+class Page:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.states: asyncio.Queue[tuple[float, dict[str, Any]]] = asyncio.Queue()
+        self.task = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for msg in self.ws:
+            data = json.loads(msg.data)
+            if data["type"] == "state":
+                self.states.put_nowait((time.perf_counter(), data))
+
+    async def next(self) -> tuple[float, dict[str, Any]]:
+        return await asyncio.wait_for(self.states.get(), 30)
+
+
+async def page(http: aiohttp.ClientSession, base: str, name: str) -> Page:
+    async with http.post(f"{base}/api/local/login", json={"name": name},
+                         headers={"Origin": base}) as answer:
+        session = (await answer.json())["session"]
+    ws = await http.ws_connect(f"{base}/ws", headers={"Origin": base})
+    await ws.send_str(json.dumps({"type": "hello", "session": session}))
+    return Page(ws)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))] * 1000
+
+
+async def measure(actions: int, spectators: int) -> list[str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        storage = SqliteStorage(Path(tmp) / "bg.sqlite3")
+        await storage.open()
+        service = GameService(storage, Config())
+        table = Place(GUILD, channel_id("table"))
+        alice, bob = Actor(user_id("alice"), "alice"), Actor(user_id("bob"), "bob")
+        await service.challenge(table, alice, bob)
+        await service.accept(table, bob)
+        runner = web.AppRunner(make_app(service, local=True), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        base = f"http://127.0.0.1:{runner.addresses[0][1]}"
+        other_ms: list[float] = []
+        last_ms: list[float] = []
+        async with aiohttp.ClientSession() as http:
+            players = {"alice": await page(http, base, "alice"),
+                       "bob": await page(http, base, "bob")}
+            watchers = [await page(http, base, f"watcher{i}") for i in range(spectators)]
+            everyone = [*players.values(), *watchers]
+            states = {id(p): (await p.next())[1] for p in everyone}
+            for _ in range(actions):
+                mover = next((n for n, p in players.items()
+                              if states[id(p)]["steps"] or any(
+                                  b["action"] == "roll" for b in states[id(p)]["buttons"])),
+                             None)
+                if mover is None:
+                    break
+                mine = states[id(players[mover])]
+                message = ({"type": "act", "action": "step", "option": mine["steps"][0]["word"]}
+                           if mine["steps"] else {"type": "act", "action": "roll"})
+                sent = time.perf_counter()
+                await players[mover].ws.send_str(json.dumps(message))
+                other = players["bob" if mover == "alice" else "alice"]
+                arrivals = await asyncio.gather(*(p.next() for p in everyone))
+                for p, (_, state) in zip(everyone, arrivals, strict=True):
+                    states[id(p)] = state
+                at = {id(p): t for p, (t, _) in zip(everyone, arrivals, strict=True)}
+                other_ms.append(at[id(other)] - sent)
+                last_ms.append(max(at.values()) - sent)
+            for p in everyone:
+                await p.ws.close()
+        await runner.cleanup()
+        await storage.close()
+    return [f"   {spectators} spectators + 2 players, {len(other_ms)} actions: other player's "
+            f"update p50 {pct(other_ms, 0.5):.1f} ms, p99 {pct(other_ms, 0.99):.1f} ms; "
+            f"last spectator's p50 {pct(last_ms, 0.5):.1f} ms, p99 {pct(last_ms, 0.99):.1f} ms "
+            f"(mean other {statistics.mean(other_ms) * 1000:.1f} ms)"]
+
+
+def bundle() -> list[str]:
+    if not (BUNDLE / "index.html").exists():
+        return ["   bundle: not built (cd web && npm ci && npm run build)"]
+    lines = []
+    for path in sorted(BUNDLE.iterdir()):
+        data = path.read_bytes()
+        lines.append(f"   {path.name}: {len(data):,} bytes ({len(gzip.compress(data)):,} gzipped)")
+    return lines
+
+
+def run(quick: bool) -> list[str]:
+    lines = asyncio.run(measure(40 if quick else 200, 20 if quick else SPECTATORS))
+    if not quick:
+        lines += asyncio.run(measure(200, 0))
+    return lines + bundle()

@@ -118,7 +118,7 @@ export function draw(board: BoardState, steps: StepOption[], selected: number | 
     for (let k = 0; k < Math.min(n, 4); k++) {
       const cy = MID_Y + (down ? 1 : -1) * (MIDDLE / 2 + 0.5 + k);
       const g = checker(svg, BAR_X + 0.55, cy, player, k === Math.min(n, 4) - 1 && n > 4 ? String(n) : "");
-      if (down && k === Math.min(n, 4) - 1 && sources.has(BAR)) {
+      if (player === board.turn && k === Math.min(n, 4) - 1 && sources.has(BAR)) {
         g.setAttribute("class", "source" + (selected === BAR ? " selected" : ""));
         g.setAttribute("data-source", String(BAR));
       }
@@ -130,7 +130,7 @@ export function draw(board: BoardState, steps: StepOption[], selected: number | 
     if (!n) continue;
     const y = player === board.bottom ? BOTTOM - 1.5 : TOP + 1.5;
     const g = checker(svg, RAIL_L + 0.6, y, player, String(n));
-    if (player === board.bottom && sources.has(26)) {
+    if (player === board.turn && sources.has(26)) {
       g.setAttribute("class", "source" + (selected === 26 ? " selected" : ""));
       g.setAttribute("data-source", "26");
     }
@@ -143,7 +143,8 @@ export function draw(board: BoardState, steps: StepOption[], selected: number | 
       : c.owner === null ? MID_Y : c.owner === board.bottom ? BOTTOM - 0.6 : TOP + 0.6;
     const value = c.offered_to !== null ? c.value * 2 : c.owner === null && c.value === 1 ? 64 : c.value;
     el("rect", { x: (RAIL_L + 0.17) * U, y: (y - 0.43) * U, width: 0.86 * U, height: 0.86 * U, rx: 6,
-                 fill: THEME.cube, id: "cube" }, svg);
+                 fill: THEME.cube, id: "cube", "data-value": value,
+                 "data-owner": c.owner === null ? "" : c.owner }, svg);
     text(svg, (RAIL_L + 0.6) * U, y * U, String(value), { fill: THEME.cubeText, "font-weight": "bold" });
   }
   // The dice, in the half of the player on roll (right half for the bottom player).

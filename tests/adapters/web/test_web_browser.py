@@ -22,6 +22,7 @@ from web_board import ALICE, TABLE, service_on, start_game
 
 from bot.adapters.web.server import BUNDLE, make_app
 from bot.service.game import GameService
+from engine.player import Player
 
 CHROMIUM = os.environ.get("BGBOT_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -110,6 +111,22 @@ async def drag(page: Page, src: int, dst: int) -> None:
     await answered(page, before)
 
 
+async def press(page: Page, label: str) -> None:
+    before = await states(page)
+    await page.get_by_role("button", name=label).click()
+    await answered(page, before)
+
+
+async def first_step(page: Page) -> tuple[int, int]:
+    """The first checker the page lets move, and its first highlighted destination."""
+    src = int(await page.locator("[data-source]").first.get_attribute("data-source") or 0)
+    await page.mouse.click(*await centre(page, f'[data-source="{src}"]'))
+    await page.wait_for_selector("[data-target]")
+    dst = int(await page.locator("[data-target]").first.get_attribute("data-target") or 0)
+    await page.mouse.click(*await centre(page, "#position-id"))  # unselect
+    return src, dst
+
+
 async def position_of(service: GameService) -> str:
     reply = await service.board(TABLE, ALICE)
     return reply.boards[-1].position_id
@@ -123,7 +140,7 @@ def shot_dir(tmp_path: Path) -> Path:
 
 async def test_two_pages_play_by_tapping_and_dragging_and_a_spectator_follows(
         tmp_path: Path, browser: Any) -> None:
-    service = await service_on(tmp_path / "bg.sqlite3", Script([6, 1, 5, 2, 3, 3]))
+    service = await service_on(tmp_path / "bg.sqlite3", Script([6, 1, 5, 2, 3, 3, 4, 1]))
     await start_game(service)
     runner, url = await serve(service)
     shots = shot_dir(tmp_path)
@@ -141,7 +158,7 @@ async def test_two_pages_play_by_tapping_and_dragging_and_a_spectator_follows(
         for page in (alice, bob, carol):
             await shows(page, made)
         assert await carol.locator("#buttons button").count() == 0  # a spectator acts not
-        await bob.get_by_role("button", name="Roll").click()
+        await press(bob, "Roll")
         # Bob's steps come in the board's numbering (alice's, at the bottom): his 24-point
         # is her 1.
         await bob.wait_for_selector('[data-source="1"]')
@@ -156,10 +173,34 @@ async def test_two_pages_play_by_tapping_and_dragging_and_a_spectator_follows(
         await carol.screenshot(path=str(shots / "3-spectator.png"))
         text = await carol.locator("#position-id").inner_text()
         assert text == f"Position ID {bobs}"
-        # Alice's next turn: her Roll button, the dice the service threw.
-        await alice.get_by_role("button", name="Roll").click()
-        await alice.wait_for_selector('[data-source="6"]')
-        reply = await service.board(TABLE, ALICE)
-        assert reply.boards[-1].view.dice == (3, 3)
+        # Alice doubles, bob takes: every page shows the cube at 2, bob's.
+        await press(alice, "Double")
+        await press(bob, "Take")
+        for page in (alice, bob, carol):
+            await page.wait_for_selector('#cube[data-value="2"][data-owner="1"]')
+        # Nothing but a roll is left to alice after the take: the service rolls for her
+        # (autoplay). A doublet: four steps, the first two hitting bob's blot on her 3.
+        assert (await service.board(TABLE, ALICE)).boards[-1].view.dice == (3, 3)
+        await tap(alice, 6, 3)
+        await drag(alice, 6, 3)
+        await tap(alice, 8, 5)
+        await drag(alice, 8, 5)
+        hit = await position_of(service)
+        for page in (alice, bob, carol):
+            await shows(page, hit)
+        view = (await service.board(TABLE, ALICE)).boards[-1].view
+        assert view.position.bar(Player.BLACK) == 1 and view.cube is not None
+        assert view.cube.value == 2
+        # Bob enters from the bar by dragging (his 21-point is alice's 4), then taps the
+        # first step his page offers.
+        await press(bob, "Roll")
+        await drag(bob, 25, 4)
+        await tap(bob, *await first_step(bob))
+        entered = await position_of(service)
+        for page in (alice, bob, carol):
+            await shows(page, entered)
+        assert (await service.board(TABLE, ALICE)).boards[-1].view.position.bar(
+            Player.BLACK) == 0
+        await carol.screenshot(path=str(shots / "4-spectator-after-the-bar.png"))
     finally:
         await runner.cleanup()

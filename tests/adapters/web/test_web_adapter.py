@@ -178,3 +178,28 @@ async def test_a_discord_action_reaches_the_pages(tmp_path: Path) -> None:
         assert seen["board"]["points"][7] == {"player": 0, "count": 2}
     finally:
         await client.close()
+
+
+async def test_the_local_board_challenges_and_accepts(tmp_path: Path) -> None:
+    """``python -m bot web``: a page without a game challenges by name (as /challenge),
+    the other page accepts (the action table's accept); both then see the first board."""
+    service = await service_on(tmp_path / "bg.sqlite3", Script(OPENING))
+    client = await client_of(service)
+    try:
+        alice, bob = await page(client, "alice"), await page(client, "bob")
+        assert (await state(alice))["board"] is None and (await state(bob))["board"] is None
+        await alice.send_str(json.dumps({"type": "challenge", "opponent": "bob",
+                                         "length": 99}))
+        assert "1 to 25 points" in (await message(alice, "refused"))["text"]
+        await alice.send_str(json.dumps({"type": "challenge", "opponent": "bob",
+                                         "length": 3}))
+        waiting = await state(bob)
+        assert waiting["board"] is None and "challenge" in waiting["text"]
+        await act(alice, "accept")
+        assert (await message(alice, "refused"))["text"]  # not hers to accept: why
+        await act(bob, "accept")
+        begun = await state(bob)
+        assert begun["board"]["position_id"] == "4HPwATDgc/ABMA"
+        assert (await state(alice))["steps"]  # alice won the opening 6-1: she plays
+    finally:
+        await client.close()

@@ -25,7 +25,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.adapters.console.screen import GUILD, channel_id, user_id
-from bot.adapters.web.server import BUNDLE, make_app
+from bot.adapters.web.server import BUNDLE, RATE, make_app
 from bot.config import Config
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
@@ -35,9 +35,14 @@ SPECTATORS = 200
 
 
 class Page:
+    """A page: the states it receives, each with its time of arrival."""
+
     def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
         self.states: asyncio.Queue[tuple[float, dict[str, Any]]] = asyncio.Queue()
+        self.latest: dict[str, Any] = {}
+        self.refused = 0
+        self.refusal = ""
         self.task = asyncio.create_task(self.read())
 
     async def read(self) -> None:
@@ -45,9 +50,18 @@ class Page:
             data = json.loads(msg.data)
             if data["type"] == "state":
                 self.states.put_nowait((time.perf_counter(), data))
+            elif data["type"] == "refused":
+                self.refused += 1
+                self.refusal = data["text"]
 
-    async def next(self) -> tuple[float, dict[str, Any]]:
-        return await asyncio.wait_for(self.states.get(), 30)
+    async def after(self, version: int) -> float:
+        """When the first state of a version above ``version`` arrived (the states that
+        came in between are skipped: a page draws the latest)."""
+        while True:
+            at, state = await asyncio.wait_for(self.states.get(), 30)
+            if (state["version"] or 0) > version:
+                self.latest = state
+                return at
 
 
 async def page(http: aiohttp.ClientSession, base: str, name: str) -> Page:
@@ -79,31 +93,29 @@ async def measure(actions: int, spectators: int) -> list[str]:
         base = f"http://127.0.0.1:{runner.addresses[0][1]}"
         other_ms: list[float] = []
         last_ms: list[float] = []
-        async with aiohttp.ClientSession() as http:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
             players = {"alice": await page(http, base, "alice"),
                        "bob": await page(http, base, "bob")}
             watchers = [await page(http, base, f"watcher{i}") for i in range(spectators)]
             everyone = [*players.values(), *watchers]
-            states = {id(p): (await p.next())[1] for p in everyone}
+            await asyncio.gather(*(p.after(-1) for p in everyone))
             for _ in range(actions):
-                mover = next((n for n, p in players.items()
-                              if states[id(p)]["steps"] or any(
-                                  b["action"] == "roll" for b in states[id(p)]["buttons"])),
-                             None)
+                mover = next((n for n, p in players.items() if p.latest["steps"] or any(
+                    b["action"] == "roll" for b in p.latest["buttons"])), None)
                 if mover is None:
                     break
-                mine = states[id(players[mover])]
+                mine = players[mover].latest
+                version = mine["version"] or 0
                 message = ({"type": "act", "action": "step", "option": mine["steps"][0]["word"]}
                            if mine["steps"] else {"type": "act", "action": "roll"})
                 sent = time.perf_counter()
                 await players[mover].ws.send_str(json.dumps(message))
                 other = players["bob" if mover == "alice" else "alice"]
-                arrivals = await asyncio.gather(*(p.next() for p in everyone))
-                for p, (_, state) in zip(everyone, arrivals, strict=True):
-                    states[id(p)] = state
-                at = {id(p): t for p, (t, _) in zip(everyone, arrivals, strict=True)}
+                arrivals = await asyncio.gather(*(p.after(version) for p in everyone))
+                at = dict(zip(map(id, everyone), arrivals, strict=True))
                 other_ms.append(at[id(other)] - sent)
                 last_ms.append(max(at.values()) - sent)
+                await asyncio.sleep(1 / RATE)  # a page's pace (the server's bound: RATE a s)
             for p in everyone:
                 await p.ws.close()
         await runner.cleanup()

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from bot.adapters.web.auth import AuthError, DiscordAuth, Identity, Sessions, local_identity
 from bot.adapters.web.hub import Client, Hub
@@ -46,6 +46,7 @@ NO_BUNDLE = ("The board's page is not built: run `cd web && npm ci && npm run bu
 HUB = web.AppKey("hub", Hub)
 SESSIONS = web.AppKey("sessions", Sessions)
 SETTINGS = web.AppKey("settings", dict)
+SOCKETS = web.AppKey("sockets", set[web.WebSocketResponse])
 
 
 @web.middleware
@@ -157,6 +158,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
         return refuse(403, FOREIGN)
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20)
     await ws.prepare(request)
+    request.app[SOCKETS].add(ws)
     hub = request.app[HUB]
     client: Client | None = None
     bucket = Bucket()
@@ -194,6 +196,7 @@ async def socket(request: web.Request) -> web.StreamResponse:
             elif data.get("type") == "challenge" and request.app[SETTINGS]["local"]:
                 await challenge(hub, client, data)
     finally:
+        request.app[SOCKETS].discard(ws)
         if client is not None:
             hub.leave(client)
     return ws
@@ -252,6 +255,7 @@ def make_app(service: GameService, *, local: bool = False, auth: DiscordAuth | N
         allowed.add(f"https://{auth.application_id}.discordsays.com")
     app[HUB] = hub
     app[SESSIONS] = Sessions()
+    app[SOCKETS] = set()
     app[SETTINGS] = {"local": local, "auth": auth, "bundle": bundle, "origins": allowed}
     app.router.add_get("/", page)
     app.router.add_get("/api/settings", settings)
@@ -262,8 +266,15 @@ def make_app(service: GameService, *, local: bool = False, auth: DiscordAuth | N
     if bundle.is_dir():
         app.router.add_static("/assets", bundle, show_index=False)
 
+    async def going_away(app: web.Application) -> None:
+        """The bot stops: every page is told (1001), and reconnects when it is back."""
+        sockets: set[web.WebSocketResponse] = app[SOCKETS]
+        for ws in tuple(sockets):
+            await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the bot is restarting")
+
     async def close(app: web.Application) -> None:
         await app[HUB].close()
 
+    app.on_shutdown.append(going_away)
     app.on_cleanup.append(close)
     return app

@@ -116,7 +116,10 @@ async def test_a_restart_keeps_the_game(tmp_path: Path) -> None:
     await state(alice)
     await act(alice, "move", "13/7 8/7")
     played = (await state(alice))["board"]
-    await client.close()  # the bot stops; its sessions are gone
+    await client.server.close()  # the bot stops: the page is told, its session is gone
+    going = await asyncio.wait_for(alice.receive(), 5)
+    assert going.type is WSMsgType.CLOSE and going.data == 1001
+    await client.close()
     restarted = await client_of(await service_on(path, Script([4, 4])))
     try:
         old = await restarted.ws_connect("/ws", headers={"Origin": origin(restarted)})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -28,7 +29,8 @@ log = logging.getLogger(__name__)
 SPECTATOR = Actor(0, "spectator")
 """Who reads the public board (a read changes nothing and depends on no one)."""
 
-Send = Callable[[Json], Awaitable[None]]
+Send = Callable[[Json | str], Awaitable[None]]
+"""Sends a message (or its JSON text) to a page."""
 
 
 @dataclass(eq=False)
@@ -101,9 +103,14 @@ class Hub:
                 room.dirty = False
                 public = await self.service.board(place, SPECTATOR)
                 clients = list(room.clients)
-                states = await asyncio.gather(*(self.state_for(c, public) for c in clients))
-                await asyncio.gather(*(self.deliver(c, s) for c, s in
-                                       zip(clients, states, strict=True)))
+                players = {u for b in public.buttons for u in b.users}
+                # Everyone who may press nothing sees the same page: written once.
+                shared = json.dumps(state_json(public, SPECTATOR.id, None))
+                texts = await asyncio.gather(*(
+                    self.text_for(c, public) if c.actor.id in players else as_is(shared)
+                    for c in clients))
+                await asyncio.gather(*(self.deliver(c, t) for c, t in
+                                       zip(clients, texts, strict=True)))
         except Exception:
             log.exception("sending the web boards of %s failed", place)
         finally:
@@ -111,7 +118,10 @@ class Hub:
             if not room.clients:
                 self.rooms.pop(place, None)
 
-    async def deliver(self, client: Client, state: Json) -> None:
+    async def text_for(self, client: Client, public: Any) -> str:
+        return json.dumps(await self.state_for(client, public))
+
+    async def deliver(self, client: Client, state: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await client.send(state)
             client.sent += 1
@@ -133,3 +143,7 @@ class Hub:
             if room.task is not None:
                 room.task.cancel()
         self.detach()
+
+
+async def as_is(text: str) -> str:
+    return text

@@ -163,9 +163,9 @@ async def socket(request: web.Request) -> web.StreamResponse:
     client: Client | None = None
     bucket = Bucket()
 
-    async def send(message: Json) -> None:
+    async def send(message: Json | str) -> None:
         if not ws.closed:
-            await ws.send_str(json.dumps(message))
+            await ws.send_str(message if isinstance(message, str) else json.dumps(message))
 
     try:
         async for msg in ws:

@@ -42,10 +42,10 @@ pytestmark = [
 ]
 
 
-async def serve(service: GameService) -> tuple[web.AppRunner, str]:
+async def serve(service: GameService, port: int = 0) -> tuple[web.AppRunner, str]:
     runner = web.AppRunner(make_app(service, local=True), access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
+    site = web.TCPSite(runner, "127.0.0.1", port)
     await site.start()
     port = runner.addresses[0][1]
     return runner, f"http://127.0.0.1:{port}/"
@@ -202,5 +202,40 @@ async def test_two_pages_play_by_tapping_and_dragging_and_a_spectator_follows(
         assert (await service.board(TABLE, ALICE)).boards[-1].view.position.bar(
             Player.BLACK) == 0
         await carol.screenshot(path=str(shots / "4-spectator-after-the-bar.png"))
+    finally:
+        await runner.cleanup()
+
+
+async def test_a_page_reconnects_after_a_restart_and_the_game_goes_on(
+        tmp_path: Path, browser: Any) -> None:
+    """The bot stops and starts again on the same database (and address): the open pages
+    reconnect by themselves, sign in again, and show the game where it was; play goes on."""
+    path = tmp_path / "bg.sqlite3"
+    service = await service_on(path, Script([6, 1]))
+    await start_game(service)
+    runner, url = await serve(service)
+    port = runner.addresses[0][1]
+    alice = await open_page(browser, url, "alice")
+    carol = await open_page(browser, url, "carol")
+    await tap(alice, 13, 7)
+    await drag(alice, 8, 7)
+    played = await position_of(service)
+    await shows(carol, played)
+    await runner.cleanup()  # the bot stops: the pages say so and try again
+    await carol.wait_for_function(
+        "() => document.getElementById('notice').textContent.includes('reconnecting')")
+    restarted = await service_on(path, Script([5, 2]))
+    runner, _ = await serve(restarted, port)
+    try:
+        bob = await open_page(browser, url, "bob")
+        for page in (alice, bob, carol):
+            await shows(page, played)
+        await press(bob, "Roll")
+        await drag(bob, 12, 17)
+        moved = await position_of(restarted)
+        for page in (alice, carol):  # the reconnected pages follow the game live
+            await page.wait_for_function(
+                "id => document.getElementById('position-id').textContent.includes(id)",
+                arg=moved, timeout=5000)
     finally:
         await runner.cleanup()

@@ -136,8 +136,56 @@ def bundle() -> list[str]:
     return lines
 
 
+async def first_paint(loads: int) -> list[str]:
+    """The page's first contentful paint and the board drawn (the SVG in the page) in
+    Debian's Chromium (Playwright), the bot on 127.0.0.1 with a game to show."""
+    import shutil
+
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        return ["   first paint: Playwright for Python is not installed"]
+    chromium = shutil.which("chromium")
+    if chromium is None or not (BUNDLE / "index.html").exists():
+        return ["   first paint: no chromium, or the page is not built"]
+    with tempfile.TemporaryDirectory() as tmp:
+        storage = SqliteStorage(Path(tmp) / "bg.sqlite3")
+        await storage.open()
+        service = GameService(storage, Config())
+        table = Place(GUILD, channel_id("table"))
+        await service.challenge(table, Actor(user_id("alice"), "alice"),
+                                Actor(user_id("bob"), "bob"))
+        await service.accept(table, Actor(user_id("bob"), "bob"))
+        runner = web.AppRunner(make_app(service, local=True), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        url = f"http://127.0.0.1:{runner.addresses[0][1]}/?name=carol"
+        paints: list[float] = []
+        boards: list[float] = []
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            for _ in range(loads):
+                context = await browser.new_context()
+                page = await context.new_page()
+                started = time.perf_counter()
+                await page.goto(url)
+                await page.wait_for_selector("#board-box svg")
+                boards.append(time.perf_counter() - started)
+                paints.append(await page.evaluate(
+                    "() => performance.getEntriesByName('first-contentful-paint')[0]"
+                    "?.startTime ?? -1") / 1000)
+                await context.close()
+            await browser.close()
+        await runner.cleanup()
+        await storage.close()
+    return [f"   first contentful paint p50 {pct(paints, 0.5):.0f} ms (max "
+            f"{max(paints) * 1000:.0f}); the board drawn (signed in, websocket, first state) "
+            f"p50 {pct(boards, 0.5):.0f} ms (max {max(boards) * 1000:.0f}), {loads} loads"]
+
+
 def run(quick: bool) -> list[str]:
     lines = asyncio.run(measure(40 if quick else 200, 20 if quick else SPECTATORS))
     if not quick:
         lines += asyncio.run(measure(200, 0))
+    lines += asyncio.run(first_paint(3 if quick else 20))
     return lines + bundle()

@@ -15,6 +15,7 @@ let session = "";
 let signIn: () => Promise<string> = async () => "";
 let retry = 500;
 let received = 0;
+let playerOf: number | null = null;
 
 async function post(path: string, body: unknown): Promise<any> {
   const answer = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
@@ -59,6 +60,13 @@ function render(): void {
   const buttons = $("buttons");
   buttons.replaceChildren();
   const shown = [...s.buttons];
+  // A page that was offered a turn's buttons in this match is a player's: it may resign at
+  // any time (the service decides whether it may, and says why not).
+  if (s.buttons.length || s.steps.length) playerOf = s.match;
+  if (s.board && playerOf !== null && playerOf === s.match && !s.board.game_over
+      && !s.buttons.some((b) => b.action.endsWith("resignation"))) {
+    shown.push({ action: "resign", label: "Resign", option: "single" });
+  }
   if (!s.board && localMode) {
     shown.push({ action: "accept", label: "Accept a challenge", option: "" },
                { action: "decline", label: "Decline", option: "" });

@@ -21,6 +21,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from bot.adapters.web.auth import AuthError, DiscordAuth, Identity, Sessions, local_identity
 from bot.adapters.web.hub import Client, Hub
 from bot.adapters.web.state import Json
+from bot.ops.logs import apology, error_reference
 from bot.service.core.limits import shown
 from bot.service.core.replies import Action
 from bot.service.core.values import Expect
@@ -191,10 +192,15 @@ async def socket(request: web.Request) -> web.StreamResponse:
                 client = Client(identity.actor, identity.place, send)
                 await hub.join(client)
                 continue
-            if data.get("type") == "act":
-                await act(hub, client, data)
-            elif data.get("type") == "challenge" and request.app[SETTINGS]["local"]:
-                await challenge(hub, client, data)
+            try:
+                if data.get("type") == "act":
+                    await act(hub, client, data)
+                elif data.get("type") == "challenge" and request.app[SETTINGS]["local"]:
+                    await challenge(hub, client, data)
+            except Exception as error:  # a bug: the page gets a reference to quote
+                ref = error_reference()
+                log.error("unexpected error %s in a web action", ref, exc_info=error)
+                await send({"type": "refused", "text": apology(ref)})
     finally:
         request.app[SOCKETS].discard(ws)
         if client is not None:

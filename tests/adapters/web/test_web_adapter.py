@@ -9,6 +9,7 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
 from aiohttp import WSMsgType
 from scripted import Script
 from web_board import (
@@ -204,5 +205,49 @@ async def test_the_local_board_challenges_and_accepts(tmp_path: Path) -> None:
         begun = await state(bob)
         assert begun["board"]["position_id"] == "4HPwATDgc/ABMA"
         assert (await state(alice))["steps"]  # alice won the opening 6-1: she plays
+    finally:
+        await client.close()
+
+
+async def test_a_resignation_offered_and_accepted_through_the_pages(tmp_path: Path) -> None:
+    service = await service_on(tmp_path / "bg.sqlite3", Script([*OPENING, 5, 3]))
+    await start_game(service)
+    client = await client_of(service)
+    try:
+        alice, bob = await page(client, "alice"), await page(client, "bob")
+        await state(alice), await state(bob)
+        await act(alice, "resign", "single")
+        offered = await state(bob)
+        assert offered["board"]["resignation"] == {"player": 0, "kind": "single"}
+        assert {b["action"] for b in offered["buttons"]} >= {"accept-resignation",
+                                                             "reject-resignation"}
+        await act(bob, "accept-resignation")
+        after = await state(bob)
+        assert after["board"]["resignation"] is None
+        assert after["board"]["players"][1]["score"] == 1  # bob won a single game
+    finally:
+        await client.close()
+
+
+async def test_an_unexpected_error_is_an_apology_and_the_page_stays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    service = await service_on(tmp_path / "bg.sqlite3", Script(OPENING))
+    await start_game(service)
+    client = await client_of(service)
+    try:
+        alice = await page(client, "alice")
+        await state(alice)
+
+        async def broken(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("a bug")
+
+        real = service.act
+        monkeypatch.setattr(service, "act", broken)
+        await act(alice, "roll")
+        said = (await message(alice, "refused"))["text"]
+        assert "error " in said and "a bug" not in said and "Traceback" not in said
+        monkeypatch.setattr(service, "act", real)
+        await act(alice, "step", "13/7")
+        assert (await state(alice))["board"]["points"][7] == {"player": 0, "count": 1}
     finally:
         await client.close()

@@ -237,5 +237,10 @@ async def test_a_page_reconnects_after_a_restart_and_the_game_goes_on(
             await page.wait_for_function(
                 "id => document.getElementById('position-id').textContent.includes(id)",
                 arg=moved, timeout=5000)
+        # A player's page may resign at any time; a spectator's has nothing to press.
+        assert await alice.get_by_role("button", name="Resign").count() == 1
+        assert await carol.locator("#buttons button").count() == 0
+        await alice.get_by_role("button", name="Resign").click()
+        await bob.get_by_role("button", name="Reject resignation").wait_for()
     finally:
         await runner.cleanup()

@@ -32,6 +32,11 @@ def _parser() -> argparse.ArgumentParser:
                          help="read commands from FILE instead of the keyboard ('-' for stdin)")
     console.add_argument("--boards", metavar="DIR", help="folder for board PNGs")
     sub.add_parser("discord", help="run the Discord bot (needs a token)")
+    webp = sub.add_parser("web", help="serve the live web board on 127.0.0.1 (the console's "
+                                      "users: two tabs, two players)")
+    webp.add_argument("--port", type=int, default=8765, help="port (default 8765; 0: any)")
+    webp.add_argument("--no-open", action="store_true", help="do not open a browser")
+    webp.add_argument("--db", metavar="PATH", help="SQLite database file")
     backup = sub.add_parser("backup", help="copy the SQLite database to FILE, consistently, "
                                            "even while the bot runs")
     backup.add_argument("file", metavar="FILE", help="the new file of the copy")
@@ -119,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
         return run_discord(config)
     if getattr(args, "db", None):
         config = with_database(config, args.db)
+    if command == "web":
+        from bot.adapters.web.run import run_web
+
+        return run_web(config, port=args.port, open_browser=not args.no_open)
     print(where_line(config, args.config, getattr(args, "boards", None)), file=sys.stderr)
     from bot.adapters.console import run_console
     from bot.runtime import tune_gc

@@ -311,6 +311,47 @@ class AnalysisConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivityConfig:
+    """The live board as Discord's activity (issue 45; README "The live board")."""
+
+    address: str = ""
+    """``host:port`` the board is served on (behind the public HTTPS address the
+    developer portal's URL mapping names); empty: no activity, no Open board button."""
+    application_id: int = 0
+    """The application's id (its OAuth2 client id)."""
+    client_secret: str = ""
+    """The application's OAuth2 client secret (``BGBOT_CLIENT_SECRET`` wins when set):
+    sent to Discord only, never to a page nor a log."""
+    api: str = "https://discord.com/api/v10"
+    """Discord's API (tests point it at their fake)."""
+
+    @property
+    def secret(self) -> str:
+        return os.environ.get("BGBOT_CLIENT_SECRET", "").strip() or self.client_secret.strip()
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.address and self.application_id and self.secret)
+
+    def __repr__(self) -> str:  # the secret is never printed
+        return (f"ActivityConfig(address={self.address!r}, application_id="
+                f"{self.application_id}, client_secret={'***' if self.secret else ''!r})")
+
+    def check(self) -> None:
+        if self.address:
+            try:
+                split_address(self.address)
+            except ValueError:
+                raise ConfigError("activity.address must be host:port, e.g. "
+                                  f"'127.0.0.1:8765' (not {self.address!r}); empty: no "
+                                  "activity") from None
+            if not self.application_id or not self.secret:
+                raise ConfigError("activity.address is set: activity.application_id and "
+                                  "activity.client_secret (or BGBOT_CLIENT_SECRET) are "
+                                  "needed too")
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     discord: DiscordConfig = field(default_factory=DiscordConfig)
     storage: StorageConfig = field(default_factory=StorageConfig)
@@ -321,6 +362,7 @@ class Config:
     tournament: TournamentSettingsConfig = field(default_factory=TournamentSettingsConfig)
     ops: OpsConfig = field(default_factory=OpsConfig)
     analysis: AnalysisConfig = field(default_factory=AnalysisConfig)
+    activity: ActivityConfig = field(default_factory=ActivityConfig)
 
     @property
     def token(self) -> str:

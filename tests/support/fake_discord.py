@@ -291,6 +291,12 @@ class FakeDiscord:
         self.app_id = self.snowflake()
         self.bot_user = User(self.app_id, "bgbot", bot=True)
         self.guild_id = self.snowflake()
+        self.client_secret = "fake-client-secret"
+        """The application's OAuth2 client secret (``POST /oauth2/token`` checks it)."""
+        self.activity_instances: dict[str, dict[str, Any]] = {}
+        """Activities launched by a LAUNCH_ACTIVITY answer (issue 45), by instance id."""
+        self.oauth_codes: dict[str, int] = {}
+        self.access_tokens: dict[str, int] = {}
         self.channel_id = self.snowflake()
         self.users: dict[int, User] = {}
         self.messages: dict[int, Message] = {}
@@ -774,7 +780,12 @@ class FakeDiscord:
         method = request.method
         response: web.StreamResponse | None = None
         if method == "GET" and path == "/users/@me":
-            response = self._json(self.bot_user.json())
+            response = self._me(request)
+        elif method == "POST" and path == "/oauth2/token":
+            response = await self._oauth_token(request)
+        elif (method == "GET" and parts[0] == "applications" and len(parts) == 4
+              and parts[2] == "activity-instances"):
+            response = self._activity_instance(request, parts[1], parts[3])
         elif method == "GET" and path == "/oauth2/applications/@me":
             response = self._json({
                 "id": str(self.app_id), "name": "bgbot", "icon": None, "description": "",
@@ -910,7 +921,74 @@ class FakeDiscord:
             "response_message_ephemeral": bool(message and message.ephemeral)}}
         if message is not None:
             answer["resource"] = {"type": kind, "message": message.json(self.base)}
+        if kind == 12:
+            instance = self._launch(record)
+            answer["interaction"]["activity_instance_id"] = instance
+            answer["resource"] = {"type": 12, "activity_instance": {"id": instance}}
         return self._json(answer)
+
+    # ------------------------------------------------- activities and OAuth2 (issue 45)
+
+    def _launch(self, record: Interaction) -> str:
+        """The activity instance a LAUNCH_ACTIVITY starts in the interaction's channel
+        (one per channel: a second launch joins it), its presser a participant."""
+        for iid, instance in self.activity_instances.items():
+            if instance["location"]["channel_id"] == str(record.channel_id):
+                if str(record.user.id) not in instance["users"]:
+                    instance["users"].append(str(record.user.id))
+                return iid
+        iid = f"i-{self.snowflake()}-gc-{self.guild_id}-{record.channel_id}"
+        private = self.is_private(record.channel_id)
+        self.activity_instances[iid] = {
+            "application_id": str(self.app_id), "instance_id": iid,
+            "launch_id": str(self.snowflake()),
+            "location": {"id": f"gc-{record.channel_id}", "kind": "pc" if private else "gc",
+                         "channel_id": str(record.channel_id),
+                         "guild_id": None if private else str(self.guild_id)},
+            "users": [str(record.user.id)]}
+        return iid
+
+    def authorize(self, user: User) -> str:
+        """What the Embedded App SDK's ``authorize`` gives the page of ``user``: a code."""
+        code = f"code-{self.snowflake()}"
+        self.oauth_codes[code] = user.id
+        return code
+
+    def _me(self, request: web.Request) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        if not auth.startswith("Bearer "):
+            return self._json(self.bot_user.json())
+        uid = self.access_tokens.get(auth.removeprefix("Bearer "))
+        if uid is None:
+            return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+        user = self.users.get(uid) or User(uid, f"user{uid}")
+        return self._json(user.json())
+
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        form = await request.post()
+        if (form.get("client_id") != str(self.app_id)
+                or form.get("client_secret") != self.client_secret):
+            return self._json({"error": "invalid_client"}, 401)
+        code = str(form.get("code", ""))
+        if form.get("grant_type") != "authorization_code" or code not in self.oauth_codes:
+            return self._json({"error": "invalid_grant",
+                               "error_description": 'Invalid "code" in request.'}, 400)
+        token = f"token-{self.snowflake()}"
+        self.access_tokens[token] = self.oauth_codes.pop(code)  # a code is used once
+        return self._json({"access_token": token, "token_type": "Bearer",
+                           "expires_in": 604800, "scope": "identify"})
+
+    def _activity_instance(self, request: web.Request, app: str,
+                           iid: str) -> web.Response:
+        auth = request.headers.get("Authorization", "")
+        if not auth.startswith("Bot ") or (self.tokens and auth[4:] not in self.tokens):
+            return self._json({"message": "401: Unauthorized", "code": 0}, 401)
+        instance = self.activity_instances.get(iid)
+        if app != str(self.app_id) or instance is None:
+            return self._json({"message": "Unknown Application", "code": 10002}
+                              if app != str(self.app_id) else
+                              {"message": "404: Not Found", "code": 0}, 404)
+        return self._json(instance)
 
     async def _webhook(self, request: web.Request, method: str, token: str,
                        rest: list[str]) -> web.StreamResponse | None:
@@ -1030,6 +1108,11 @@ class FakeDiscord:
             problems = limits.choice_problems(list(data.get("choices") or []))
             if problems:
                 raise Refused(400, 50035, "Invalid Form Body", "; ".join(problems))
+        elif kind == 12:  # LAUNCH_ACTIVITY: a command's or a component's answer, no data
+            if record.type not in (2, 3) or data:
+                raise self._refuse(record, Refused(
+                    400, 50035, "Invalid Form Body",
+                    "LAUNCH_ACTIVITY answers a command or a component, without data"))
         elif kind == 9:
             problems = limits.modal_problems(data)
             if problems:

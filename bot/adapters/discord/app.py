@@ -31,6 +31,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapters.discord.activity import OpenBoard, start_board
 from bot.adapters.discord.builder import BuilderButton, StepMenu
 from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL, answerable
@@ -128,6 +129,8 @@ class BackgammonBot(ServiceBot):
         self._service = service
         self._storage = storage if service is None else service.storage
         self._owns_storage = service is None
+        self.board_server: aiohttp.web.AppRunner | None = None
+        """The live board's web server (Discord's activity), when it is set up."""
         self.presenter = Presenter(
             Renderer(config.render.theme, workers=config.render.workers),
             notes=lambda: self.service,
@@ -172,7 +175,11 @@ class BackgammonBot(ServiceBot):
         if self._service.ai is not None and self.user is not None:
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
-        self.add_dynamic_items(GameButton, StepMenu, BuilderButton, PuzzleButton, PuzzleMenu)
+        self.add_dynamic_items(GameButton, StepMenu, BuilderButton, PuzzleButton, PuzzleMenu,
+                               OpenBoard)
+        self.board_server = await start_board(self.config, self._service,
+                                              self.http.token or self.config.token)
+        self.presenter.activity = self.board_server is not None
         for extension in cog_extensions():
             await self.load_extension(extension)
         self.synced = await self.sync_commands()
@@ -184,6 +191,9 @@ class BackgammonBot(ServiceBot):
         service = self._service
         if service is not None:
             await service.lifecycle.drain()
+        if self.board_server is not None:  # the activity's pages: no new action
+            server, self.board_server = self.board_server, None
+            await server.cleanup()
         try:
             await self.presenter.close()  # the live boards' last edits
             await super().close()

@@ -21,6 +21,7 @@ from typing import Any, Protocol, cast
 import discord
 
 from bot.adapters.discord import places
+from bot.adapters.discord.activity import OpenBoard
 from bot.adapters.discord.convert import AnswerableOnly, actor_of, mention, place_of
 from bot.service.core.replies import Action, Button, Reply
 from bot.service.core.values import Expect
@@ -144,20 +145,25 @@ REFRESH = Button(Action.BOARD, "Refresh", ())
 each board offers anyone a Refresh: the game's board now, with its buttons, as the answer."""
 
 
-def build_view(reply: Reply, *, refresh: bool = False) -> discord.ui.View | None:
+def build_view(reply: Reply, *, refresh: bool = False,
+               activity: bool = False) -> discord.ui.View | None:
     """The buttons of a reply as a persistent view (``None`` when there are none);
-    ``refresh``: a game's board gets a Refresh button too (:data:`REFRESH`)."""
+    ``refresh``: a game's board gets a Refresh button too (:data:`REFRESH`); ``activity``:
+    and an Open board button that launches the live board (issue 45)."""
     if reply.match_id is None or reply.version is None:
         return None
     buttons = list(reply.buttons[:25])
     over = any(b.action is Action.REMATCH for b in buttons)  # (nothing left to refresh)
     if refresh and reply.boards and not over and len(buttons) < 25:
         buttons.append(REFRESH)
-    if not buttons:
+    live = activity and bool(reply.boards) and not over and len(buttons) < 25
+    if not buttons and not live:
         return None
     view = discord.ui.View(timeout=None)
     for button in buttons:
         view.add_item(make_button(button, reply.match_id, reply.version))
+    if live:
+        view.add_item(OpenBoard())
     return view
 
 

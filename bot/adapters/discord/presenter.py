@@ -110,6 +110,8 @@ class Presenter:
         self.clock: Callable[[], float] = time.monotonic
         """The clock of the interaction tokens' 15 minutes (tests move it on)."""
         self.own = OwnMessages(lambda: self.clock())
+        self.activity = False
+        """Boards get an Open board button (the live board is set up: issue 45)."""
         """Messages answering interactions where the bot is not a member, editable with
         their token for a while."""
 
@@ -123,7 +125,8 @@ class Presenter:
                     refresh: bool = False) -> Outgoing:
         """The public message for an ``ok`` reply; ``refresh``: a board gets a Refresh
         button (where the bot is not a member)."""
-        out = Outgoing(view=build_view(reply, refresh=refresh) or puzzle_view(reply))
+        out = Outgoing(view=build_view(reply, refresh=refresh, activity=self.activity)
+                       or puzzle_view(reply))
         text = reply.text
         if code_block and text:
             text = f"```\n{clip(text, MAX_CONTENT - 10)}\n```"

@@ -16,7 +16,7 @@ from bot.service.builder.listing import Listing
 from bot.service.core import present
 from bot.service.core.drafts import draft_partial, stage_text
 from bot.service.core.limits import clean
-from bot.service.core.replies import Action, BuilderView, Button, Refusal, Reply
+from bot.service.core.replies import Action, BuilderView, Button, Refusal, Reply, StepChoice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.state import Draft
 from bot.service.core.values import Actor, Expect, Place, bad_ids
@@ -104,8 +104,10 @@ class Builder:
             lines.append("Pick the next step for a die, or the whole play.")
         elif listing.steps:
             lines.append("Pick the next step for a die.")
+        steps = tuple(StepChoice(s.word, s.move.src, s.move.dst, s.die, s.move.hit)
+                      for s in listing.steps)
         return BuilderView(text="\n".join(lines), menus=listing.menus(partial.dice),
-                           buttons=edit, board=board)
+                           buttons=edit, board=board, steps=steps)
 
     # ------------------------------------------------------------------ acting
 

@@ -197,6 +197,20 @@ class Menu:
 
 
 @dataclass(frozen=True, slots=True)
+class StepChoice:
+    """One step the move builder offers now, as values (for a board that is played by
+    moving checkers): ``word`` is what ``/step`` takes (``13/7``, ``bar/22``, ``6/off``),
+    ``src`` and ``dst`` are in the mover's own point numbers (25 the bar, 0 off, 26 a
+    checker not yet entered)."""
+
+    word: str
+    src: int
+    dst: int
+    die: int
+    hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class BuilderView:
     """The move builder of the player to play (issue 31): what is entered so far, a menu of
     the next steps per die (and of the whole plays when they are few), and its buttons
@@ -207,6 +221,8 @@ class BuilderView:
     menus: tuple[Menu, ...] = ()
     buttons: tuple[Button, ...] = ()
     board: Board | None = None
+    steps: tuple[StepChoice, ...] = ()
+    """The steps of :attr:`menus` as values (the same listing, in the same order)."""
 
 
 class PictureKind(Enum):

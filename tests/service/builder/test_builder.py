@@ -334,3 +334,18 @@ async def test_a_whole_variant_game_played_by_steps_only(tmp_path: Path) -> None
     seen = await play_by_steps(service, random.Random(5), whole=True)
     assert seen["plays"] > 10 and seen["doublets"] and seen["bear-offs"]
     assert seen["won"] == 1
+
+
+async def test_the_builder_lists_its_steps_as_values_too(tmp_path: Path) -> None:
+    """A board played by moving checkers (the web Activity, issue 45) reads the same steps
+    as the menus, as values: the word /step takes, where from and where to."""
+    service = await make(tmp_path, [6, 1])
+    await start(service, length=3)
+    view = await builder(service)
+    numbered = [o.label for m in view.menus for o in m.options][:len(view.steps)]
+    assert [s.word.replace("/", " → ") for s in view.steps] == numbered
+    assert [(s.src, s.dst, s.die) for s in view.steps] == [
+        (24, 18, 6), (13, 7, 6), (8, 2, 6), (24, 23, 1), (8, 7, 1), (6, 5, 1)]
+    assert (await step(service, view.steps[1].word)).ok  # 13/7, as /step 13/7
+    after = await builder(service)
+    assert [(s.src, s.dst) for s in after.steps] == [(24, 23), (8, 7), (7, 6), (6, 5)]

@@ -8,10 +8,10 @@ import asyncio
 import io
 from pathlib import Path
 
-from bot.adapters.console.clock import clock_timer
 from scripted import Script, opened
 
 from bot.adapters.console import Console
+from bot.adapters.console.clock import clock_timer
 from bot.config import Config
 from bot.service.game import GameService
 

@@ -22,6 +22,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.player import Player
+from engine.words import counted
 from render.layout import DEFAULT_WIDTH, Frame, Layout, Rect, Stack, build, frame
 from render.text import Font, draw_text, fit_text, font, has_colour, text_bbox, text_length
 from render.theme import RGB, Theme, get_theme
@@ -581,7 +582,7 @@ def _panel(ops: _Ops, theme: Theme, view: BoardView, lay: Layout, rect: Rect,
         ops.text(zone, (right, cy), status, stf, theme.highlight, "rm")
         right -= round(text_length(stf, status) + u * 0.35)
     pf = font(round(u * 0.32))
-    pips = f"{view.pips(player)} pips"
+    pips = counted(view.pips(player), "pip")
     waiting = view.position.waiting(player)
     if waiting:
         pips += f" · {waiting} to enter"

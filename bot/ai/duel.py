@@ -25,6 +25,7 @@ from engine.game import Game, Phase
 from engine.player import Player
 from engine.rules import RuleOptions
 from engine.variant import Variant
+from engine.words import counted
 
 Decider = Callable[[Game, Player, random.Random], Decision]
 
@@ -80,7 +81,7 @@ class Score:
 
     def __str__(self) -> str:
         return (f"{self.mean:+.3f} points a game ± {self.half_width:.3f} "
-                f"({self.pairs} pairs, {100 * self.wins:.0f}% of the games won)")
+                f"({counted(self.pairs, 'pair')}, {100 * self.wins:.0f}% of the games won)")
 
 
 def mirrored(variant: Variant, a: Decider, b: Decider, pairs: int, seed: int,

@@ -448,8 +448,9 @@ class GameService:
         reply = await guarded(self.tournament_play.open_pairing(opening, place))
         return await guarded(self.ai_turns.after(place, reply))
 
-    async def tournament_signup_text(self, place: Place, tournament: int) -> str | None:
-        """The sign-up message's text now (None: no such tournament here)."""
+    async def tournament_signup_text(self, place: Place, tournament: int
+                                     ) -> tuple[Notice, ...] | None:
+        """The sign-up message's lines now (None: no such tournament here)."""
         return await self.tournaments.signup_message(place, tournament)
 
     @tournaments_need_a_server

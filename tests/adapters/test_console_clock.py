@@ -72,7 +72,7 @@ async def test_the_queue_and_the_lobby_in_the_console(tmp_path: Path) -> None:
         assert await console.handle("ann: /queue join length=1")
         assert "You are in the queue for a 1-point match of standard" in out.getvalue()
         assert await console.handle("eve: /lobby")
-        assert "1 player(s) wait in the queue:" in out.getvalue()
+        assert "1 player waits in the queue:" in out.getvalue()
         assert await console.handle("/channel side")
         assert await console.handle("ben: /queue join length=1")
         await asyncio.sleep(0.6)

@@ -56,7 +56,7 @@ async def test_analyze_in_a_dm_makes_no_puzzle_nobody_could_play(tmp_path: Path)
             ok(await service.resign(place, ALICE, "single"))
             ok(await service.answer_resignation(place, BOB, True))
             analysed = ok(await service.analyze(place, ALICE, 1))
-            assert "bob: 1 decisions, error rate" in analysed.text
+            assert "bob: 1 decision, error rate" in analysed.text
         refused = await service.puzzle(Place.direct(500), ALICE)
         assert not refused.ok and "server" in refused.text
         async with storage.snapshot() as tx:

@@ -20,6 +20,7 @@ from importlib import resources
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.player import Player
+from engine.words import counted
 from render.layout import DEFAULT_WIDTH, Frame, Layout, Rect, Stack, build, frame
 from render.theme import RGB, Theme, get_theme
 from render.view import ANSWER_WORDS, BoardView, ResultKind, StakeState
@@ -359,7 +360,7 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, theme: Theme, view: BoardVi
         _text(d, (right, cy), status, stf, theme.highlight, "rm")
         right -= round(_length(stf, status) + u * 0.35)
     pf = font(round(u * 0.32))
-    pips = f"{view.pips(player)} pips"
+    pips = counted(view.pips(player), "pip")  # (the grammar fixed since: issue 42 item 11)
     waiting = view.position.waiting(player)
     if waiting:
         pips += f" · {waiting} to enter"

@@ -66,7 +66,8 @@ class SignupButton(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[disc
             reply = await call(place, actor, self.tournament)
             if not reply.ok:
                 return reply, None
-            return reply, await service.tournament_signup_text(place, self.tournament)
+            lines = await service.tournament_signup_text(place, self.tournament)
+            return reply, None if lines is None else "\n".join(map(notice_text, lines))
 
         reply, text = await host.presenter.call(interaction, work())
         if not reply.ok:
@@ -262,7 +263,8 @@ async def send_signup(presenter: Presenter, interaction: discord.Interaction[Any
     if not reply.ok:
         await presenter.private(interaction, private_text(reply))
         return
-    kwargs: dict[str, Any] = {"content": clip(reply.text, 2000),
+    content = "\n".join([reply.text, *map(notice_text, reply.notify)])
+    kwargs: dict[str, Any] = {"content": clip(content, 2000),
                               "allowed_mentions": MENTION_USERS}
     view = with_signup(reply)
     if view is not None:

@@ -44,6 +44,7 @@ from bot.ai.tdnet.turns import (
 from engine.game import OPENING_CHOICE, Action, Game, Phase
 from engine.player import Player
 from engine.variant import TurnContext, Variant
+from engine.words import counted
 
 DOUBLE_CENTRED = 0.40
 DOUBLE_OWNED = 0.45
@@ -107,8 +108,9 @@ def opponent_text(variant: Variant) -> str:
     if net is None:
         return ("a simple heuristic player (pip count, safety, blocking, entering), clearly "
                 "weaker here than in standard backgammon: no network knows this variant yet")
-    return (f"our own network for this variant, trained by self-play ({net.games:,} games), "
-            "at the level chosen; weaker here than in standard backgammon")
+    return (f"our own network for this variant, trained by self-play "
+            f"({counted(net.games, 'game')}), at the level chosen; weaker here than in "
+            "standard backgammon")
 
 
 def judge(game: Game) -> str:

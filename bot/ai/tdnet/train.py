@@ -46,6 +46,7 @@ from engine.rules import DEFAULT_RULES, RuleOptions
 from engine.scoring import ResultKind
 from engine.variant import Choice, Stage, ThrowAgain, TurnContext, Variant, get_variant
 from engine.variants.driver import MAX_THROWS
+from engine.words import counted
 
 MAX_TURNS = 2_000
 """A game still going after this many turns is dropped (never seen in practice)."""
@@ -198,7 +199,7 @@ def train(variant: Variant, games: int, seed: int, settings: Settings, *,
             save_checkpoint(net, checkpoint)
         if log and net.games % every == 0:
             rate = net.games / max(time.monotonic() - began, 1e-9)
-            print(f"{variant.name}: {net.games} games ({rate:.1f}/s)", flush=True)
+            print(f"{variant.name}: {counted(net.games, 'game')} ({rate:.1f}/s)", flush=True)
     if checkpoint is not None:
         save_checkpoint(net, checkpoint)
     return net
@@ -236,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
                 checkpoint=args.checkpoint, log=True)
     out = args.out or weights_path(family_of(variant))
     net.save(out)
-    print(f"wrote {out} ({out.stat().st_size} bytes, {net.games} games)")
+    print(f"wrote {out} ({counted(out.stat().st_size, 'byte')}, {counted(net.games, 'game')})")
     return 0
 
 

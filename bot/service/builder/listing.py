@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.names import printable
 from bot.service.core.limits import echo
 from bot.service.core.replies import Menu, MenuOption, Refusal
 from engine.errors import NotationError
@@ -74,7 +75,9 @@ class Listing:
 
     def pick(self, game: Game, option: str) -> Step | Play:
         """The step or whole play that ``option`` names: its number here, a step as
-        written (``13/7``, ``bar/22``, ``6/off``) or a whole play in notation."""
+        written (``13/7``, ``bar/22``, ``6/off``) or a whole play in notation.  What the
+        player typed is read as it is echoed: cleaned of control characters."""
+        option = printable(option)
         text = " ".join(option.lower().split())
         if not text:
             raise Refusal("Say which step: /step 2 takes the second one /steps lists.")

@@ -15,7 +15,7 @@ from engine.game import Action as GameAction
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
-from engine.variant import StandardBackgammon
+from engine.variant import StandardBackgammon, Variant
 from engine.words import article
 
 _BUTTONS = {GameAction.ROLL: (Action.ROLL, "Roll"), GameAction.DOUBLE: (Action.DOUBLE, "Double"),
@@ -136,6 +136,15 @@ def players(work: Work) -> tuple[int, ...]:
     """The two players' ids, without the AI's."""
     ai = _ai_user(work)
     return tuple(sorted(u for u in (work.row.white_id, work.row.black_id) if u != ai))
+
+
+def bot_in_variant(variant: Variant) -> str:
+    """What plays the bot in a book variant, as /rules and a challenge say it
+    (:func:`bot.ai.tdnet.player.opponent_text`: our network where one ships, else the
+    heuristic)."""
+    from bot.ai.tdnet.player import opponent_text  # (loads numpy and the network's code)
+
+    return opponent_text(variant)
 
 
 def analysable_variant(name: str) -> bool:

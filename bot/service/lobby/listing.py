@@ -12,6 +12,7 @@ from bot.service.core.spans import span
 from bot.service.core.state import MatchState
 from bot.service.core.values import Actor, Place, without_server
 from bot.storage.interface import MatchRow, QueueEntry, StorageError
+from engine.words import article
 
 SHOWN = 15
 """Open challenges listed (the oldest first); the others are counted."""
@@ -19,7 +20,7 @@ SHOWN = 15
 
 def challenge_line(row: MatchRow, name: str, now: datetime) -> Notice:
     state = MatchState.from_dict(row.state)
-    what = f"a {row.length}-point match" if row.length else (
+    what = article(f"{row.length}-point match") if row.length else (
         "money play" + (f" at {row.stake} a point" if row.stake else ""))
     extra = [] if state.clock is None else [f"clock {state.clock}"]
     extra.append("rated" if row.rated else "unrated")

@@ -31,6 +31,7 @@ from bot.service.play.challenges import Challenges, clock_for
 from bot.service.settings.service import SettingsService, refuse_channel
 from bot.storage.interface import QueueEntry, StorageError, Transaction
 from engine.variant import get_variant
+from engine.words import article, counted
 
 BASE_GAP = 100
 """The rating gap every waiting player accepts at once."""
@@ -51,8 +52,13 @@ def terms_of(entry: QueueEntry) -> tuple[int, str, str, bool]:
     return entry.length, entry.variant, entry.clock, entry.rated
 
 
+def waits(count: int) -> str:
+    """The verb after a count of players: "1 player waits", "2 players wait"."""
+    return "waits" if count == 1 else "wait"
+
+
 def terms_text(entry: QueueEntry) -> str:
-    what = f"a {entry.length}-point match" if entry.length else "money play"
+    what = article(f"{entry.length}-point match") if entry.length else "money play"
     clock = "" if entry.clock == "none" else f", clock {entry.clock}"
     return f"{what} of {entry.variant}{clock}, {'rated' if entry.rated else 'unrated'}"
 
@@ -145,7 +151,8 @@ class Queue:
                        if e.user_id != actor.id and terms_of(e) == terms_of(entry)]
             return Reply(ok=True, ephemeral=True, text=(
                 f"You are in the queue for {terms_text(entry)} (your rating {rating:.0f}). "
-                f"{len(waiting)} other player(s) wait for the same. You are paired with the "
+                f"{counted(len(waiting), 'other player')} {waits(len(waiting))} for the same. "
+                f"You are paired with the "
                 f"closest rating, the gap you accept widening while you wait; after "
                 f"{span(WAIT_MINUTES)} without a match you leave the queue. /queue leave "
                 "takes you off."))
@@ -191,7 +198,7 @@ class Queue:
         groups: dict[str, int] = {}
         for entry in entries:
             groups[terms_text(entry)] = groups.get(terms_text(entry), 0) + 1
-        lines = [f"{len(entries)} player(s) wait in the queue:"]
+        lines = [f"{counted(len(entries), 'player')} {waits(len(entries))} in the queue:"]
         lines += [f"- {n} for {what}" for what, n in groups.items()]
         now = self.runner.clock()
         for entry in entries:

@@ -8,10 +8,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.ai.levels import get_level
-from bot.ai.tdnet import player as tdnet_player
 from bot.config import Config
 from bot.service.core import money
 from bot.service.core.limits import MAX_MATCH_LENGTH, MAX_OPTION_TEXT, MAX_OPTIONS, MAX_STAKE
+from bot.service.core.present import bot_in_variant
 from bot.service.core.replies import (
     Action,
     Button,
@@ -284,7 +284,7 @@ class Challenges:
                     "allowed).")
             if not variant_cls.name == "standard":
                 note += (" In this variant the AI is "
-                         f"{tdnet_player.opponent_text(variant_cls())}.")
+                         f"{bot_in_variant(variant_cls())}.")
             return replace(started, text=note + "\n" + started.text) if started.ok else started
         if open_terms is not None:
             return Reply(ok=True, text=text.replace(

@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai.tdnet import player as tdnet_player
 from bot.config import Config
 from bot.service.core.limits import check_options, quoted
+from bot.service.core.present import bot_in_variant
 from bot.service.core.replies import Refusal, Reply
 from bot.service.core.values import Place, bad_ids
 from bot.service.settings.service import SettingsService
@@ -56,7 +56,7 @@ def rule_text(inforce: InForce, *, ai: bool) -> str:
         lines.append(
             "Against the bot: its backgammon network (bgsage) at the level you choose."
             if variant.name == "standard" else
-            f"Against the bot: {tdnet_player.opponent_text(variant)}.")
+            f"Against the bot: {bot_in_variant(variant)}.")
     lines.append("Choose them per game with the options of /challenge or /chouette open.")
     return "\n".join(lines)
 

@@ -34,7 +34,7 @@ from typing import Any
 from bot.config import Config
 from bot.service.core import fairdice
 from bot.service.core.limits import MAX_OPTION_TEXT, MAX_OPTIONS
-from bot.service.core.replies import Refusal, Reply, RetireButtons, notice
+from bot.service.core.replies import Notice, Refusal, Reply, RetireButtons, notice
 from bot.service.core.runner import ActionRunner
 from bot.service.core.timecontrol import parse_clock
 from bot.service.core.values import Actor, Place, bad_ids
@@ -169,12 +169,13 @@ class Tournaments:
                 signup_until=until)
             loaded = read(row)
             return Reply(ok=True, text=self.signup_text(loaded), version=row.version,
-                         tournament_id=row.id)
+                         tournament_id=row.id, notify=signup_closes(loaded))
 
         return await self.runner.transact(place, actor, body)
 
     def signup_text(self, loaded: Loaded) -> str:
-        """The public sign-up message (updated as players join and leave)."""
+        """The public sign-up message (updated as players join and leave), but for the
+        moment sign-up closes (:func:`signup_closes`: each adapter writes it its own way)."""
         s, data, row = loaded.settings, loaded.data, loaded.row
         cfg = s.tournament
         # As /challenge says them: the variant's own options, and those of matches only.
@@ -188,8 +189,6 @@ class Tournaments:
                  f"Rules: {'; '.join(rules)}"
                  + (f"; clock: {spec.describe()}." if (spec := parse_clock(s.clock)) else "."),
                  f"Signed up: {count}" + (f": {names}." if names else ".")]
-        if row.signup_until:
-            lines.append(f"Sign-up closes at {row.signup_until} (UTC).")
         if s.round_hours:
             lines.append(f"Each round lasts {s.round_hours:g} "
                          f"{'hour' if s.round_hours == 1 else 'hours'}.")
@@ -209,15 +208,17 @@ class Tournaments:
             return ()
         return (RetireButtons(ref, f"{line}\n{self.signup_text(loaded)}"),)
 
-    async def signup_message(self, place: Place, tournament: int) -> str | None:
-        """The sign-up message's text now (None: no such tournament here, or the database
-        is away: the message keeps its text)."""
+    async def signup_message(self, place: Place, tournament: int
+                             ) -> tuple[Notice, ...] | None:
+        """The sign-up message's lines now, the moment sign-up closes last (None: no such
+        tournament here, or the database is away: the message keeps its text)."""
         try:
             async with self.runner.storage.snapshot() as tx:
                 loaded = await find(tx, place, tournament, lock=False)
         except (Refusal, StorageError):
             return None
-        return self.signup_text(loaded)
+        return (*(notice(line) for line in self.signup_text(loaded).split("\n")),
+                *signup_closes(loaded))
 
     # ------------------------------------------------------------------ sign-up
 
@@ -320,3 +321,9 @@ class Tournaments:
                          version=saved.version, retire=closed)
 
         return await self.runner.transact(place, actor, body)
+
+
+def signup_closes(loaded: Loaded) -> tuple[Notice, ...]:
+    """The line saying when sign-up closes (a :class:`Moment`: Discord's timestamp markup,
+    the console's local time; issue 42 item 10); none without a closing time."""
+    return deadline_notices(loaded.row.signup_until, "Sign-up closes ")

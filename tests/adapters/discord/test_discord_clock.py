@@ -69,7 +69,7 @@ async def test_a_queue_pairing(fake: FakeDiscord, host: Host) -> None:
     joined = await fake.slash(alice, "queue join", length=1)
     assert "You are in the queue for a 1-point match of standard" in await private(joined)
     lobby = await fake.slash(carol, "lobby")
-    assert "1 player(s) wait in the queue" in await private(lobby)
+    assert "1 player waits in the queue" in await private(lobby)
     await fake.slash(bob, "queue join", length=1)
 
     def paired() -> bool:

@@ -140,6 +140,8 @@ async def test_cube_puzzles_double_and_take(tmp_path: Path, ai: AIRunner) -> Non
     assert double_shown.puzzle is not None and double_shown.puzzle.buttons
     assert "double, or no double?" in double_shown.text
     assert "you are doubled: take or pass?" in take_shown.text
+    # A question ends with its question mark, no full stop after it (issue 42 item 11).
+    assert "?." not in double_shown.text and "?." not in take_shown.text
     assert take_shown.boards[0].view.cube is not None  # the cube offered is drawn
     right = ok(await service.puzzle_answer(HERE, CAROL, "no double", double_no))
     assert right.text.startswith("Right: no double is the best answer")

@@ -57,7 +57,7 @@ async def test_closest_ratings_first_and_the_gap_widens(tmp_path: Path) -> None:
         await rate(service, name, rating)
     joined = await service.queue.join(HERE, PLAYERS["ann"], Wanted(length=3))
     assert joined.ok and "You are in the queue for a 3-point match of standard" in joined.text
-    assert "0 other player(s)" in joined.text
+    assert "0 other players wait for the same" in joined.text
     assert (await service.queue.join(OTHER, PLAYERS["ben"], Wanted(length=3))).ok
     again = await service.queue.join(HERE, PLAYERS["ann"])
     assert not again.ok and "already in the queue" in again.text
@@ -75,7 +75,7 @@ async def test_closest_ratings_first_and_the_gap_widens(tmp_path: Path) -> None:
     assert await players_of(service) == [(PLAYERS["ann"].id, PLAYERS["cat"].id,
                                           MatchStatus.ACTIVE)]
     status = await service.queue.status(HERE, PLAYERS["ben"])
-    assert "1 player(s) wait in the queue:\n- 1 for a 3-point match of standard, rated" in (
+    assert "1 player waits in the queue:\n- 1 for a 3-point match of standard, rated" in (
         status.text)
     assert "you accept a rating gap of 125 now" in status.text  # 100 + 50 a minute
 
@@ -145,7 +145,7 @@ async def test_the_lobby_lists_open_challenges_and_the_queue(tmp_path: Path) -> 
     text = "\n".join(plain(line) for line in shown.notify)
     assert ("- ann: a 5-point match of standard (clock usbgf, rated, ratings 1400 to any), "
             f"Accept in #{HERE.channel_id}, expires in 30 minutes") in text, text
-    assert "1 player(s) wait in the queue:\n- 1 for a 7-point match of standard, rated" in text
+    assert "1 player waits in the queue:\n- 1 for a 7-point match of standard, rated" in text
     dm = await service.queue.lobby(Place.direct(5), PLAYERS["eve"])
     assert not dm.ok and "The lobby" in dm.text
 

@@ -90,3 +90,27 @@ async def test_the_console_writes_a_readable_local_time(tmp_path: Path) -> None:
     assert text == (f"The round's deadline: {local:%a} {local.day} {local:%b %Y}, "
                     f"{local:%H:%M} {local.tzname()}.")
     assert not ISO.search(text)
+
+
+async def test_the_moment_sign_up_closes_is_a_moment_too(tmp_path: Path) -> None:
+    """The sign-up message said "Sign-up closes at 2030-01-01T06:00:00.000+00:00 (UTC)."
+    (a raw timestamp in Discord too): now a Moment, in the reply that posts it and in the
+    lines the Discord adapter edits it with as players join."""
+    clock = Clock()
+    storage = await opened(tmp_path / "bg.sqlite3")
+    service = GameService(storage, Config(), dice=Script(then="3f1a9c52e7b4d0862b5e"),  # type: ignore[arg-type]
+                          clock=clock)
+    made = await service.tournament_create(HALL, ORGANISER, is_organiser=True, name="Cup",
+                                           format="single-elimination", signup_hours=6)
+    assert made.ok and made.tournament_id is not None
+    no_raw_time(made)
+    ((line, moment),) = moments(made)
+    assert moment.at == START + timedelta(hours=6)
+    assert plain(line) == "Sign-up closes Tue 1 Jan 2030, 06:00 UTC."
+    assert notice_text(line) == f"Sign-up closes <t:{int(moment.at.timestamp())}:f> " \
+        f"(<t:{int(moment.at.timestamp())}:R>)."
+    assert (await service.tournament_join(HALL, player(1))).ok
+    lines = await service.tournament_signup_text(HALL, made.tournament_id)
+    assert lines is not None and lines[-1] == line
+    assert "Signed up: 1" in "\n".join(plain(x) for x in lines)
+    assert not any(isinstance(p, str) and ISO.search(p) for x in lines for p in x)

@@ -123,3 +123,66 @@ async def test_the_pictures_are_drawn_by_the_workers() -> None:
     assert drawn == [render_replay(frames).data, render_chart(chart), render_card(card),
                      render_summary(summary)]
     assert drawn[0].startswith(b"GIF89a")
+
+
+BATCH = 48
+"""Boards in the batch a worker is killed in the middle of."""
+BATCH_BOUND = 60.0
+"""Seconds the whole batch may take, the kill included (about one second here, unloaded)."""
+RECOVERY_BOUND = 60.0
+"""Seconds until the pool has its workers again, with no other picture asked for."""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.parametrize(("workers", "kills"), [(1, 1), (2, 1), (2, 2)],
+                         ids=["the only worker", "one of two", "both of two"])
+async def test_a_worker_killed_in_the_middle_of_a_batch_loses_no_board(
+        workers: int, kills: int) -> None:
+    """A render worker killed (SIGKILL) while a big batch of boards is being drawn: every
+    board of the batch is delivered, right (the bytes the bot process draws, read back as a
+    PNG of the board's size), within a bounded time; and the pool gets its workers back by
+    itself, new processes, without waiting for more pictures to be asked for.
+
+    On the old renderer a batch whose last live worker died never finished: the boards
+    waiting for a free worker were woken only by a worker's answer, and no answer came."""
+    import asyncio
+    import io
+
+    from PIL import Image
+
+    views = [list(VIEWS.values())[i % len(VIEWS)] for i in range(BATCH)]
+    expected = {id(v): render_png(v) for v in VIEWS.values()}
+    renderer = Renderer(workers=workers)
+    try:
+        await renderer.start()
+        first = renderer.pids
+        assert len(first) == workers
+        killed: list[int] = []
+
+        def drawn(seconds: float) -> None:  # a few boards in: kill, once
+            if not killed and renderer.pending < BATCH - 4:
+                killed.extend(first[:kills])
+                for pid in killed:
+                    os.kill(pid, signal.SIGKILL)
+
+        renderer.on_drawn = drawn
+        pngs = await asyncio.wait_for(renderer.pngs(views), BATCH_BOUND)
+        assert killed, "the batch ended before a worker could be killed"
+        assert len(pngs) == BATCH
+        for view, png in zip(views, pngs, strict=True):
+            assert png == expected[id(view)]
+            with Image.open(io.BytesIO(png)) as image:
+                assert image.format == "PNG"
+                assert image.size == Image.open(io.BytesIO(expected[id(view)])).size
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RECOVERY_BOUND
+        while len(renderer.pids) < workers and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        now = renderer.pids
+        assert len(now) == workers and not set(now) & set(killed), (first, killed, now)
+        assert renderer.workers == workers  # (no fall-back to threads for good)
+        renderer.on_drawn = None
+        assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
+        assert renderer.pids == now  # drawn by the new workers
+    finally:
+        renderer.close()

@@ -270,7 +270,8 @@ class Renderer:
                 except _DiedStarting:
                     died += 1
                     if died >= START_TRIES:
-                        raise
+                        raise _DiedStarting(f"{died} render workers in a row ended as "
+                                            "they started") from None
                     log.warning("a render worker died as it started: starting another")
                     continue
                 died = 0
@@ -408,7 +409,8 @@ class Renderer:
 
     def _no_processes(self, error: BaseException) -> None:
         """Worker processes cannot run here: draw in threads from now on."""
-        log.warning("render workers cannot start (%s): drawing boards in threads", error)
+        log.warning("render workers cannot run here (%s): drawing boards in threads",
+                    error)
         for worker in self._live:
             worker.stop()
         self._live = []

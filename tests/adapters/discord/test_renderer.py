@@ -186,3 +186,44 @@ async def test_a_worker_killed_in_the_middle_of_a_batch_loses_no_board(
         assert renderer.pids == now  # drawn by the new workers
     finally:
         renderer.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.parametrize("killed_at_start", [1, 3])
+async def test_a_worker_killed_as_it_starts_is_started_again(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        killed_at_start: int) -> None:
+    """A worker killed before its first answer does not mean processes cannot run here: it
+    is started again; only workers that keep dying as they start (START_TRIES in a row)
+    leave the boards to threads, and the log says so, without claiming processes cannot
+    start.  (The old renderer drew in threads for good after one such death.)"""
+    import multiprocessing.context
+
+    from bot.adapters.discord.renderer import START_TRIES
+
+    assert killed_at_start in (1, START_TRIES)
+    starting = multiprocessing.context.SpawnProcess.start
+    killed: list[int] = []
+
+    def start_then_kill(process: multiprocessing.context.SpawnProcess) -> None:
+        starting(process)
+        if len(killed) < killed_at_start and process.pid is not None:
+            killed.append(process.pid)
+            os.kill(process.pid, signal.SIGKILL)
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start_then_kill)
+    renderer = Renderer(workers=1)
+    try:
+        await renderer.start()
+        assert len(killed) == killed_at_start
+        assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
+        if killed_at_start < START_TRIES:
+            assert renderer.workers == 1 and len(renderer.pids) == 1
+            assert not set(renderer.pids) & set(killed)
+        else:
+            assert renderer.workers == 0 and renderer.pids == []
+            assert f"{START_TRIES} render workers in a row ended as they started" in (
+                caplog.text)
+    finally:
+        renderer.close()
+    assert caplog.text.count("died as it started") == min(killed_at_start, START_TRIES - 1)

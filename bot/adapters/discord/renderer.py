@@ -85,6 +85,9 @@ def _warm(theme: str) -> None:
 
 
 START_TRIES = 3
+START_TIMEOUT = 60.0
+"""Seconds a new worker has to start and warm up (about a second, unloaded) before it
+counts as dead: the boards waiting for it are not held for ever by a hung one."""
 """Workers that died as they started, in a row, before the renderer draws in threads for
 good (a worker killed once as it starts is just started again)."""
 
@@ -140,16 +143,15 @@ class _Worker:
     """One worker process and the loop's end of its socket."""
 
     def __init__(self, process: BaseProcess, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter,
-                 on_end: Callable[[], None] | None = None) -> None:
+                 writer: asyncio.StreamWriter) -> None:
         self.process = process
         self.reader = reader
         self.writer = writer
         self.waiting: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self.alive = True
         self.reading: asyncio.Task[None] | None = None
-        self.on_end = on_end
-        """Called once when the worker ends (its socket closed, or stopped)."""
+        self.on_end: Callable[[], None] | None = None
+        """Called once when the worker's socket closes (it died, or was stopped)."""
 
     def send(self, job: Callable[[], Any]) -> asyncio.Future[bytes]:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -267,12 +269,12 @@ class Renderer:
             while len([w for w in self._live if w.alive]) < self.workers and not self.closed:
                 try:
                     worker = await self._spawn()
-                except _DiedStarting:
+                except _DiedStarting as error:
                     died += 1
                     if died >= START_TRIES:
                         raise _DiedStarting(f"{died} render workers in a row ended as "
                                             "they started") from None
-                    log.warning("a render worker died as it started: starting another")
+                    log.warning("%s: starting another", error)
                     continue
                 died = 0
                 if self.closed:
@@ -323,9 +325,13 @@ class Renderer:
         worker = _Worker(process, reader, writer)
         worker.reading = asyncio.get_running_loop().create_task(worker.read())
         try:  # warmed up once it answers
-            await worker.send(functools.partial(os.getpid))
+            await asyncio.wait_for(worker.send(functools.partial(os.getpid)), START_TIMEOUT)
         except _WorkerDied:
             raise _DiedStarting("a render worker ended as it started") from None
+        except TimeoutError:
+            worker.stop()
+            raise _DiedStarting("a render worker did not answer within "
+                                f"{START_TIMEOUT:.0f} s of starting") from None
         if worker.alive:  # from now on its end is replaced at once
             worker.on_end = self._ended
         return worker

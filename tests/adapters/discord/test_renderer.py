@@ -226,4 +226,42 @@ async def test_a_worker_killed_as_it_starts_is_started_again(
                 caplog.text)
     finally:
         renderer.close()
-    assert caplog.text.count("died as it started") == min(killed_at_start, START_TRIES - 1)
+    assert caplog.text.count("ended as it started: starting another") == min(
+        killed_at_start, START_TRIES - 1)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP")
+async def test_a_worker_hung_as_it_starts_is_replaced_after_a_bound(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A new worker that never answers (stopped as it starts) holds the boards waiting for
+    it only START_TIMEOUT seconds: it is killed and another one started."""
+    import asyncio
+    import multiprocessing.context
+
+    from bot.adapters.discord import renderer as module
+
+    monkeypatch.setattr(module, "START_TIMEOUT", 3.0)
+    starting = multiprocessing.context.SpawnProcess.start
+    stopped: list[int] = []
+
+    def start_then_stop(process: multiprocessing.context.SpawnProcess) -> None:
+        starting(process)
+        if not stopped and process.pid is not None:
+            stopped.append(process.pid)
+            os.kill(process.pid, signal.SIGSTOP)
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start_then_stop)
+    renderer = Renderer(workers=1)
+    try:
+        png = await asyncio.wait_for(renderer.png(VIEWS["opening"]), 60)
+        assert png == render_png(VIEWS["opening"])
+        assert renderer.workers == 1 and len(renderer.pids) == 1
+        assert renderer.pids != stopped
+    finally:
+        renderer.close()
+        for pid in stopped:  # (killed by the renderer; this only makes sure)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert "did not answer within 3 s of starting: starting another" in caplog.text

@@ -30,6 +30,7 @@ import discord
 
 from bot.adapters.discord import places
 from bot.adapters.discord.convert import AnswerableOnly, actor_of, mention, place_of
+from bot.adapters.discord.deadlines import PRIVATE_DEFER
 from bot.adapters.discord.renderer import Renderer
 from bot.service.core.replies import Action, BuilderView, Button, Menu, Reply
 from bot.service.core.values import Expect
@@ -170,11 +171,16 @@ async def show(renderer: Renderer, interaction: discord.Interaction[Any], reply:
                note: str = "") -> None:
     """Show ``reply``'s builder as the interaction's private response (the Play button:
     deferred privately first, since the picture takes a moment), or as the edit of the
-    builder message whose menu or button was used."""
+    builder message whose menu or button was used.
+
+    The private "thinking..." is noted (:data:`~.deadlines.PRIVATE_DEFER`) until the
+    builder replaces it: an error in between (the picture cannot be drawn) is answered by
+    editing it (:meth:`~.presenter.Presenter.private`), not by a follow-up."""
     view = reply.builder
     assert view is not None and reply.match_id is not None and reply.version is not None
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
+        interaction.extras[PRIVATE_DEFER] = True
     embed = discord.Embed(colour=COLOUR, description=clip(
         "\n\n".join(p for p in (note, view.text) if p), MAX_DESCRIPTION))
     files: list[discord.File] = []
@@ -185,6 +191,7 @@ async def show(renderer: Renderer, interaction: discord.Interaction[Any], reply:
     components = build_view(view, reply.match_id, reply.version, interaction.user.id)
     await interaction.edit_original_response(content=None, embed=embed, attachments=files,
                                              view=components)
+    interaction.extras.pop(PRIVATE_DEFER, None)  # (answered: what follows is a follow-up)
 
 
 async def close(interaction: discord.Interaction[Any], text: str) -> None:

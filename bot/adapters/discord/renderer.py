@@ -18,8 +18,11 @@ result or exception, each behind a 4-byte length; a worker has at most
 
 ``workers = 0`` renders in a thread of the bot process instead (a machine
 where processes cannot be started, or a test).  A worker that dies is
-replaced, and the board it was drawing is rendered in a thread, so a reply
-never loses its picture.
+replaced at once, and the boards it was drawing are rendered in threads, so a
+reply never loses its picture; the boards waiting for a free worker are told
+(all of them), and wait for the new worker when none is left.  Workers that
+keep dying as they start (:data:`START_TRIES` in a row) leave the boards to
+threads for good, saying so.
 """
 
 from __future__ import annotations
@@ -81,6 +84,13 @@ def _warm(theme: str) -> None:
         gif_palette(get_theme(theme), REPLAY_WIDTH, chouette)
 
 
+START_TRIES = 3
+START_TIMEOUT = 60.0
+"""Seconds a new worker has to start and warm up (about a second, unloaded) before it
+counts as dead: the boards waiting for it are not held for ever by a hung one."""
+"""Workers that died as they started, in a row, before the renderer draws in threads for
+good (a worker killed once as it starts is just started again)."""
+
 IN_FLIGHT = 2
 """Jobs sent to one worker before its first answer: it starts the next picture while
 the loop reads the one it finished."""
@@ -125,6 +135,10 @@ class _WorkerDied(Exception):
     """The worker's socket closed before its answer."""
 
 
+class _DiedStarting(OSError):
+    """A worker ended before its first answer (killed, or it cannot run here)."""
+
+
 class _Worker:
     """One worker process and the loop's end of its socket."""
 
@@ -136,6 +150,8 @@ class _Worker:
         self.waiting: collections.deque[asyncio.Future[bytes]] = collections.deque()
         self.alive = True
         self.reading: asyncio.Task[None] | None = None
+        self.on_end: Callable[[], None] | None = None
+        """Called once when the worker's socket closes (it died, or was stopped)."""
 
     def send(self, job: Callable[[], Any]) -> asyncio.Future[bytes]:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
@@ -157,9 +173,14 @@ class _Worker:
             pass
         finally:
             self.stop()
+            on_end, self.on_end = self.on_end, None
+            if on_end is not None:
+                on_end()
 
     def stop(self) -> None:
         """No more jobs; every job waiting fails (drawn in a thread by its caller)."""
+        if not self.alive and not self.waiting:
+            return
         self.alive = False
         while self.waiting:
             future = self.waiting.popleft()
@@ -216,6 +237,7 @@ class Renderer:
         self.on_drawn: Callable[[float], None] | None = None
         """Told how long each picture took, in seconds (metrics)."""
         self._free: asyncio.Condition | None = None
+        self._waking: set[asyncio.Task[None]] = set()
 
     @property
     def pids(self) -> list[int]:
@@ -242,17 +264,49 @@ class Renderer:
         return [w for w in self._live if w.alive]
 
     async def _top_up(self) -> None:
+        died = 0
         try:
             while len([w for w in self._live if w.alive]) < self.workers and not self.closed:
-                worker = await self._spawn()
+                try:
+                    worker = await self._spawn()
+                except _DiedStarting as error:
+                    died += 1
+                    if died >= START_TRIES:
+                        raise _DiedStarting(f"{died} render workers in a row ended as "
+                                            "they started") from None
+                    log.warning("%s: starting another", error)
+                    continue
+                died = 0
                 if self.closed:
                     worker.stop()
                     return
                 self._live.append(worker)
+                await self._wake()  # boards waiting for a free worker: here is one
         except OSError as error:  # no process could be started
             self._no_processes(error)
         finally:
             self._starting = None
+            if self.workers <= 0 or self.closed:
+                await self._wake()  # (the boards waiting go to threads)
+
+    def _ended(self) -> None:
+        """A worker ended (killed, crashed): start its replacement now, not at the next
+        picture, and tell every board waiting for a free worker."""
+        if self.closed:
+            return
+        loop = asyncio.get_running_loop()
+        if self._starting is None and self.workers > 0:
+            self._live = [w for w in self._live if w.alive]
+            self._starting = loop.create_task(self._top_up())
+        waking = loop.create_task(self._wake())
+        self._waking.add(waking)  # (a reference keeps the task alive)
+        waking.add_done_callback(self._waking.discard)
+
+    async def _wake(self) -> None:
+        """Every board waiting for a free worker looks again (the workers changed)."""
+        if self._free is not None:
+            async with self._free:
+                self._free.notify_all()
 
     async def _spawn(self) -> _Worker:
         mine, theirs = socket.socketpair()
@@ -271,9 +325,15 @@ class Renderer:
         worker = _Worker(process, reader, writer)
         worker.reading = asyncio.get_running_loop().create_task(worker.read())
         try:  # warmed up once it answers
-            await worker.send(functools.partial(os.getpid))
+            await asyncio.wait_for(worker.send(functools.partial(os.getpid)), START_TIMEOUT)
         except _WorkerDied:
-            raise OSError("a render worker ended as it started") from None
+            raise _DiedStarting("a render worker ended as it started") from None
+        except TimeoutError:
+            worker.stop()
+            raise _DiedStarting("a render worker did not answer within "
+                                f"{START_TIMEOUT:.0f} s of starting") from None
+        if worker.alive:  # from now on its end is replaced at once
+            worker.on_end = self._ended
         return worker
 
     async def png(self, view: BoardView) -> bytes:
@@ -316,29 +376,34 @@ class Renderer:
             if self.on_drawn is not None:
                 self.on_drawn(time.perf_counter() - started)
 
+    async def _sent(self, job: functools.partial[bytes]) -> asyncio.Future[bytes] | None:
+        """``job`` sent to the live worker with the fewest jobs, once one has fewer than
+        :data:`IN_FLIGHT`; while no worker is live, after the new ones started (None:
+        there are none, draw in a thread)."""
+        while True:
+            if not await self._workers():
+                return None
+            if self._free is None:
+                self._free = asyncio.Condition()
+            async with self._free:
+                while True:
+                    live = [w for w in self._live if w.alive]
+                    if not live:
+                        break  # (all died meanwhile: wait for the new ones, above)
+                    worker = min(live, key=lambda w: len(w.waiting))
+                    if len(worker.waiting) < IN_FLIGHT:
+                        return worker.send(job)
+                    await self._free.wait()
+
     async def _drawn(self, job: functools.partial[bytes]) -> bytes:
-        workers = await self._workers()
-        if not workers:
+        future = await self._sent(job)
+        if future is None:
             return await asyncio.to_thread(job)
-        if self._free is None:
-            self._free = asyncio.Condition()
-        async with self._free:
-            while True:
-                live = [w for w in self._live if w.alive]
-                if not live:
-                    break
-                worker = min(live, key=lambda w: len(w.waiting))
-                if len(worker.waiting) < IN_FLIGHT:
-                    break
-                await self._free.wait()
-            if not live:
-                return await asyncio.to_thread(job)
-            future = worker.send(job)
+        assert self._free is not None
         try:
             data = await future
-        except _WorkerDied:
-            log.warning("a render worker died: drawing its board in a thread, starting "
-                        "a new worker")
+        except _WorkerDied:  # (its replacement is on its way: Renderer._ended)
+            log.warning("a render worker died: drawing its board in a thread")
             return await asyncio.to_thread(job)
         finally:
             async with self._free:
@@ -350,7 +415,8 @@ class Renderer:
 
     def _no_processes(self, error: BaseException) -> None:
         """Worker processes cannot run here: draw in threads from now on."""
-        log.warning("render workers cannot start (%s): drawing boards in threads", error)
+        log.warning("render workers cannot run here (%s): drawing boards in threads",
+                    error)
         for worker in self._live:
             worker.stop()
         self._live = []

@@ -10,9 +10,20 @@ end-to-end fixture fails on it, in every end-to-end test (boards, commands, butt
 
 from __future__ import annotations
 
+import logging
+
 import aiohttp
 import discord
-from discord_e2e import Host, assert_board_message, start_game, users
+import pytest
+from discord_e2e import (
+    Capture,
+    Host,
+    Script,
+    assert_board_message,
+    button_users,
+    start_game,
+    users,
+)
 from fake_discord import EPHEMERAL, FakeDiscord
 from slow_storage import SlowStorage, slow_storage
 
@@ -58,3 +69,34 @@ async def test_the_fake_records_a_follow_up_used_as_the_first_answer(
     assert record.original is not None and record.original.content == "the board"
     assert [h for h in fake.hygiene if "a follow-up as the first answer" in h]
     fake.hygiene.clear()  # (what this test is about: the fixture would fail on it)
+
+
+async def test_the_builder_s_thinking_becomes_the_apology_when_drawing_fails(
+        fake: FakeDiscord, host: Host, logs: Capture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Play on the board defers privately (the builder's picture takes a moment), then its
+    picture cannot be drawn: the apology edits that private "thinking..." (PATCH
+    @original), as every other first answer after a defer does, instead of replacing it
+    with a follow-up (which the fake records, and the fixture fails on)."""
+    alice, bob, _ = users(fake)
+    host.dice = Script([6, 1, 3, 1])
+    bot = await host.start()
+    board = await start_game(fake, alice, bob, length=3)
+    assert button_users(board, "Play") == [alice.id]
+
+    async def broken(*args: object, **kwargs: object) -> list[bytes]:
+        raise RuntimeError("the renderer caught fire")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(bot.presenter.renderer, "pngs", broken)
+        record = await fake.click(alice, board, "Play")
+        assert await record.acknowledged() == 5  # the builder's private "thinking..."
+        apology = await record.message()
+    assert apology.ephemeral and "went wrong" in apology.text, apology.text
+    assert "Traceback" not in apology.text
+    assert record.original is apology and record.messages == [apology]
+    assert fake.hygiene == [], fake.hygiene  # (the fixture would say so too)
+    errors = [r for r in logs.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and "the renderer caught fire" in logs.format(errors[0])
+    logs.records.remove(errors[0])  # expected: the fixture fails on any other error
+    builder = await (await fake.click(alice, board, "Play")).message()  # drawn again now
+    assert builder.ephemeral and builder.menus()

@@ -123,3 +123,145 @@ async def test_the_pictures_are_drawn_by_the_workers() -> None:
     assert drawn == [render_replay(frames).data, render_chart(chart), render_card(card),
                      render_summary(summary)]
     assert drawn[0].startswith(b"GIF89a")
+
+
+BATCH = 48
+"""Boards in the batch a worker is killed in the middle of."""
+BATCH_BOUND = 60.0
+"""Seconds the whole batch may take, the kill included (about one second here, unloaded)."""
+RECOVERY_BOUND = 60.0
+"""Seconds until the pool has its workers again, with no other picture asked for."""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.parametrize(("workers", "kills"), [(1, 1), (2, 1), (2, 2)],
+                         ids=["the only worker", "one of two", "both of two"])
+async def test_a_worker_killed_in_the_middle_of_a_batch_loses_no_board(
+        workers: int, kills: int) -> None:
+    """A render worker killed (SIGKILL) while a big batch of boards is being drawn: every
+    board of the batch is delivered, right (the bytes the bot process draws, read back as a
+    PNG of the board's size), within a bounded time; and the pool gets its workers back by
+    itself, new processes, without waiting for more pictures to be asked for.
+
+    On the old renderer a batch whose last live worker died never finished: the boards
+    waiting for a free worker were woken only by a worker's answer, and no answer came."""
+    import asyncio
+    import io
+
+    from PIL import Image
+
+    views = [list(VIEWS.values())[i % len(VIEWS)] for i in range(BATCH)]
+    expected = {id(v): render_png(v) for v in VIEWS.values()}
+    renderer = Renderer(workers=workers)
+    try:
+        await renderer.start()
+        first = renderer.pids
+        assert len(first) == workers
+        killed: list[int] = []
+
+        def drawn(seconds: float) -> None:  # a few boards in: kill, once
+            if not killed and renderer.pending < BATCH - 4:
+                killed.extend(first[:kills])
+                for pid in killed:
+                    os.kill(pid, signal.SIGKILL)
+
+        renderer.on_drawn = drawn
+        pngs = await asyncio.wait_for(renderer.pngs(views), BATCH_BOUND)
+        assert killed, "the batch ended before a worker could be killed"
+        assert len(pngs) == BATCH
+        for view, png in zip(views, pngs, strict=True):
+            assert png == expected[id(view)]
+            with Image.open(io.BytesIO(png)) as image:
+                assert image.format == "PNG"
+                assert image.size == Image.open(io.BytesIO(expected[id(view)])).size
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RECOVERY_BOUND
+        while len(renderer.pids) < workers and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        now = renderer.pids
+        assert len(now) == workers and not set(now) & set(killed), (first, killed, now)
+        assert renderer.workers == workers  # (no fall-back to threads for good)
+        renderer.on_drawn = None
+        assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
+        assert renderer.pids == now  # drawn by the new workers
+    finally:
+        renderer.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.parametrize("killed_at_start", [1, 3])
+async def test_a_worker_killed_as_it_starts_is_started_again(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        killed_at_start: int) -> None:
+    """A worker killed before its first answer does not mean processes cannot run here: it
+    is started again; only workers that keep dying as they start (START_TRIES in a row)
+    leave the boards to threads, and the log says so, without claiming processes cannot
+    start.  (The old renderer drew in threads for good after one such death.)"""
+    import multiprocessing.context
+
+    from bot.adapters.discord.renderer import START_TRIES
+
+    assert killed_at_start in (1, START_TRIES)
+    starting = multiprocessing.context.SpawnProcess.start
+    killed: list[int] = []
+
+    def start_then_kill(process: multiprocessing.context.SpawnProcess) -> None:
+        starting(process)
+        if len(killed) < killed_at_start and process.pid is not None:
+            killed.append(process.pid)
+            os.kill(process.pid, signal.SIGKILL)
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start_then_kill)
+    renderer = Renderer(workers=1)
+    try:
+        await renderer.start()
+        assert len(killed) == killed_at_start
+        assert await renderer.png(VIEWS["opening"]) == render_png(VIEWS["opening"])
+        if killed_at_start < START_TRIES:
+            assert renderer.workers == 1 and len(renderer.pids) == 1
+            assert not set(renderer.pids) & set(killed)
+        else:
+            assert renderer.workers == 0 and renderer.pids == []
+            assert f"{START_TRIES} render workers in a row ended as they started" in (
+                caplog.text)
+    finally:
+        renderer.close()
+    assert caplog.text.count("ended as it started: starting another") == min(
+        killed_at_start, START_TRIES - 1)
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP"), reason="needs SIGSTOP")
+async def test_a_worker_hung_as_it_starts_is_replaced_after_a_bound(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A new worker that never answers (stopped as it starts) holds the boards waiting for
+    it only START_TIMEOUT seconds: it is killed and another one started."""
+    import asyncio
+    import multiprocessing.context
+
+    from bot.adapters.discord import renderer as module
+
+    monkeypatch.setattr(module, "START_TIMEOUT", 3.0)
+    starting = multiprocessing.context.SpawnProcess.start
+    stopped: list[int] = []
+
+    def start_then_stop(process: multiprocessing.context.SpawnProcess) -> None:
+        starting(process)
+        if not stopped and process.pid is not None:
+            stopped.append(process.pid)
+            os.kill(process.pid, signal.SIGSTOP)
+
+    monkeypatch.setattr(multiprocessing.context.SpawnProcess, "start", start_then_stop)
+    renderer = Renderer(workers=1)
+    try:
+        png = await asyncio.wait_for(renderer.png(VIEWS["opening"]), 60)
+        assert png == render_png(VIEWS["opening"])
+        assert renderer.workers == 1 and len(renderer.pids) == 1
+        assert renderer.pids != stopped
+    finally:
+        renderer.close()
+        for pid in stopped:  # (killed by the renderer; this only makes sure)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+    assert "did not answer within 3 s of starting: starting another" in caplog.text

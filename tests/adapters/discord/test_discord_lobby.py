@@ -23,6 +23,8 @@ async def test_lobby_accept_and_join_buttons(fake: FakeDiscord, host: Host) -> N
     bobs = await (await fake.slash(bob, "lobby", channel=elsewhere)).message()
     alices = await (await fake.slash(alice, "lobby")).message()
     assert alices.labels() == ["Join the queue"]  # not her own challenge
+    await host.stop()
+    await host.start()  # a new Bot instance: the lobby's buttons still work
     # carol accepts from the other channel: the game starts where the challenge waits.
     taken = await fake.click(carol, carols, "Accept alice's")
     assert f"<#{fake.channel_id}>" in await private(taken)

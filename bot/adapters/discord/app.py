@@ -39,6 +39,7 @@ from bot.adapters.discord.deadlines import DONE, received
 from bot.adapters.discord.errors import THREAD_ARCHIVED, Unanswerable, describe_error
 from bot.adapters.discord.host import ServiceBot
 from bot.adapters.discord.live import LiveBoards, board_mode
+from bot.adapters.discord.lobby import LobbyAccept, LobbyJoin
 from bot.adapters.discord.pace import Pace
 from bot.adapters.discord.presenter import Presenter
 from bot.adapters.discord.puzzles import PuzzleButton, PuzzleMenu
@@ -176,7 +177,7 @@ class BackgammonBot(ServiceBot):
             # Challenging the bot itself starts a game against the AI.
             self._service.set_ai_user(self.user.id, self.user.name)
         self.add_dynamic_items(GameButton, StepMenu, BuilderButton, PuzzleButton, PuzzleMenu,
-                               OpenBoard)
+                               OpenBoard, LobbyAccept, LobbyJoin)
         self.board_server = await start_board(self.config, self._service,
                                               self.http.token or self.config.token)
         self.presenter.activity = self.board_server is not None

@@ -52,6 +52,7 @@ from bot.adapters.discord.deadlines import (
     received,
 )
 from bot.adapters.discord.live import LiveBoards
+from bot.adapters.discord.lobby import lobby_view
 from bot.adapters.discord.outgoing import (
     EMBED_COLOUR,
     MAX_ALT_TEXT,
@@ -288,18 +289,21 @@ class Presenter:
         except discord.HTTPException as error:
             log.warning("could not tell %s: %s", interaction.user.id, error)
 
-    async def private(self, interaction: discord.Interaction[Any], text: str) -> None:
+    async def private(self, interaction: discord.Interaction[Any], text: str, *,
+                      view: discord.ui.View | None = None) -> None:
         """An ephemeral answer, whatever state the interaction is in.  A private
         "thinking..." is edited into it.  After a public "thinking..." (which can only
         become a public answer) the placeholder is deleted first (else, if that fails,
-        turned into a neutral line), so the answer is a private message of its own."""
+        turned into a neutral line), so the answer is a private message of its own.
+        ``view``: its buttons (the lobby's)."""
         text = clip(text or "Done.", MAX_CONTENT)
+        more: dict[str, Any] = {} if view is None else {"view": view}
         if not interaction.response.is_done():
             await interaction.response.send_message(text, ephemeral=True,
-                                                    allowed_mentions=NO_MENTIONS)
+                                                    allowed_mentions=NO_MENTIONS, **more)
         elif interaction.extras.pop(PRIVATE_DEFER, False):  # the answer is the "thinking..."
             await interaction.edit_original_response(content=text,
-                                                     allowed_mentions=NO_MENTIONS)
+                                                     allowed_mentions=NO_MENTIONS, **more)
         else:
             if interaction.extras.pop(PUBLIC_DEFER, False):
                 try:
@@ -307,7 +311,8 @@ class Presenter:
                 except discord.HTTPException as error:
                     log.info("could not delete the public placeholder: %s", error)
                     await interaction.edit_original_response(content="(No result to show.)")
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_MENTIONS,
+                                            **more)
 
     async def send(self, interaction: discord.Interaction[Any], reply: Reply, *,
                    from_button: bool = False,
@@ -389,7 +394,8 @@ class Presenter:
         message, so the channel keeps the game's history.
         """
         if not reply.ok or reply.ephemeral:
-            await self.private(interaction, private_text(reply))
+            await self.private(interaction, private_text(reply),
+                               view=lobby_view(reply) if reply.ok else None)
             return None
         ref = reply.channel_ref
         member = bot_is_member(interaction)

@@ -286,6 +286,18 @@ class RetireButtons:
 
 
 @dataclass(frozen=True, slots=True)
+class LobbyChoices:
+    """The buttons of ``/lobby`` (issue 44 item 3): an **Accept** per open challenge listed
+    (``accept``: match id, its state version, the label), a **Join** per set of terms
+    players wait for in the queue and one for the server's default terms (``join``: the
+    queue's terms as :class:`~bot.service.lobby.queue.Wanted` takes them -- length,
+    variant, clock, rated; "" for the server's -- and the label)."""
+
+    accept: tuple[tuple[int, int, str], ...] = ()
+    join: tuple[tuple[int, str, str, bool, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class PuzzleChoices:
     """The answers a puzzle offers anyone who sees it (issue 33): a select menu of plays
     (at most 25, in notation order: the order says nothing of the best), or one button
@@ -340,6 +352,8 @@ class Reply:
     """The move builder to show privately to the player who asked for it (issue 31)."""
     puzzle: PuzzleChoices | None = None
     """A puzzle's answers to offer (a menu or buttons; the console lists them)."""
+    lobby: LobbyChoices | None = None
+    """The lobby's Accept and Join buttons (the console names the commands instead)."""
 
     def __post_init__(self) -> None:
         # The one cleaning of every text shown back (issue 43 item 4): whatever a refusal

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from bot.service.core.replies import ChannelMention, Countdown, Notice, Reply, notice
+from bot.service.core.replies import (
+    ChannelMention,
+    Countdown,
+    LobbyChoices,
+    Notice,
+    Reply,
+    notice,
+)
 from bot.service.core.runner import ActionRunner
 from bot.service.core.spans import span
 from bot.service.core.state import MatchState
@@ -16,6 +23,10 @@ from engine.words import article
 
 SHOWN = 15
 """Open challenges listed (the oldest first); the others are counted."""
+BUTTONS = 20
+"""Accept buttons at most (Discord shows 25 buttons a message; the Join buttons follow)."""
+JOINS = 4
+"""Join buttons for the terms players wait for, at most (and one for the default terms)."""
 
 
 def challenge_line(row: MatchRow, name: str, now: datetime) -> Notice:
@@ -69,4 +80,23 @@ async def lobby(runner: ActionRunner, place: Place, actor: Actor,
     lines.append(notice("/queue join [length] [variant] [clock] [rated] waits for an "
                         "opponent of your rating; /queue leave takes you off."))
     return Reply(ok=True, text="The lobby of this server:", ephemeral=True,
-                 notify=tuple(lines))
+                 notify=tuple(lines), lobby=choices(rows, names, entries, actor))
+
+
+def choices(rows: list[MatchRow], names: dict[int, str], entries: list[QueueEntry],
+            actor: Actor) -> LobbyChoices:
+    """The lobby's buttons: Accept each listed challenge of someone else; Join the queue
+    for the terms others wait for (the closest pairing), or on the server's defaults."""
+    accept = tuple((r.id, r.version, f"Accept {names[r.white_id]}'s")
+                   for r in rows[:SHOWN] if r.white_id != actor.id)[:BUTTONS]
+    if any(e.user_id == actor.id for e in entries):
+        return LobbyChoices(accept)  # already waiting: /queue leave first
+    join: list[tuple[int, str, str, bool, str]] = []
+    for entry in entries:
+        terms = (entry.length, entry.variant, entry.clock, entry.rated)
+        if len(join) < JOINS and all(j[:4] != terms for j in join):
+            what = f"{entry.length} pt" if entry.length else "money"
+            clock = "" if entry.clock == "none" else f", {entry.clock}"
+            join.append((*terms, f"Join: {what} {entry.variant}{clock}"))
+    join.append((3, "", "", True, "Join the queue"))
+    return LobbyChoices(accept, tuple(join))

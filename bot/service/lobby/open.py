@@ -91,6 +91,27 @@ class OpenChallenges:
             return reply
         return await self.taken_first(expect.match_id, actor) or reply
 
+    async def accept_listed(self, place: Place, actor: Actor, match_id: int,
+                            version: int) -> Reply:
+        """Accept the open challenge ``match_id`` listed by ``/lobby`` in ``place`` (its
+        Accept button): :meth:`accept` where the challenge waits, at the version listed.
+        The game is played there: a reply from elsewhere points to its channel."""
+        try:
+            async with self.runner.storage.snapshot() as tx:
+                row = await tx.get_match(match_id)
+        except StorageError as error:
+            return Reply.refuse(str(error))
+        if row is None or row.guild_id != place.guild_id:
+            return Reply.refuse("That challenge is not on this server any more: /lobby "
+                                "lists the open ones.")
+        state = MatchState.from_dict(row.state)
+        there = Place(row.guild_id, row.channel_id, kind=PlaceKind(row.place_kind),
+                      answers_only=state.answers_only)
+        reply = await self.accept(there, actor, Expect(version, match_id))
+        if row.channel_id == place.channel_id:
+            return reply
+        return replace(reply, channel_ref=row.channel_id)
+
     async def take(self, work: Work, terms: OpenTerms) -> None:
         """``work.actor`` takes the open challenge: he becomes its black player."""
         row, taker = work.row, work.actor

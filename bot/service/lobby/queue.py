@@ -277,8 +277,10 @@ class Queue:
         return (entry.channel_id, reply) if reply.ok else None
 
     async def pair(self, first: QueueEntry, later: QueueEntry) -> tuple[int, Reply] | None:
-        """``first`` challenges ``later`` where ``later`` joined, both taken off the queue
-        in the challenge's transaction; ``later`` accepts at once."""
+        """``first`` challenges ``later`` in the server's queue channel (``/settings
+        queue_channel``), else where ``later`` joined (the next channel when one already has
+        a game), both taken off the queue in the challenge's transaction; ``later`` accepts
+        at once."""
         names = await self.names(first.user_id, later.user_id)
         white = Actor(first.user_id, names[0])
         black = Actor(later.user_id, names[1])
@@ -287,7 +289,12 @@ class Queue:
             await tx.take_from_queue(first)
             await tx.take_from_queue(later)
 
-        for channel in dict.fromkeys((later.channel_id, first.channel_id)):
+        try:  # the server's channel for them (/settings queue_channel), else the later's
+            chosen = (await self.settings.of(later.guild_id)).queue_channel
+        except StorageError:
+            chosen = None
+        for channel in dict.fromkeys(c for c in (chosen, later.channel_id, first.channel_id)
+                                     if c is not None):
             place = Place(later.guild_id, channel)
             made = await self.challenges.challenge(
                 place, white, black, length=later.length, variant=later.variant,

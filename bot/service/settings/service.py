@@ -48,6 +48,10 @@ def change_line(setting: Setting, old: Any, new: Any, tail: str = "") -> Notice:
                   *((tail,) if tail else ()))
 
 
+BRIEF_ITEMS = 5
+"""The channels of a list key shown in the list of every key (the rest are counted)."""
+
+
 def typed(settings: ServerSettings, setting: Setting) -> Any:
     """The value of ``setting`` in ``settings``."""
     if setting.rule:
@@ -164,7 +168,8 @@ class SettingsService:
         if setting is not None:
             return Reply(ok=True, text="", ephemeral=True,
                          notify=self.describe(settings, setting))
-        lines: list[Notice] = [self.line(settings, each) for each in SETTINGS if not each.rule]
+        lines: list[Notice] = [self.line(settings, each, brief=True)
+                               for each in SETTINGS if not each.rule]
         # The rule options last, each by its name in rules.<option> and its value: those
         # set here, then the operator's defaults (a line each, to fit one message).
         for own, head in ((True, "rules.<option> set here: "),
@@ -180,12 +185,21 @@ class SettingsService:
         head = "This server's settings (/settings show key: what one takes):"
         return Reply(ok=True, text=head, ephemeral=True, notify=tuple(lines))
 
-    def line(self, settings: ServerSettings, setting: Setting) -> Notice:
+    def line(self, settings: ServerSettings, setting: Setting, *,
+             brief: bool = False) -> Notice:
+        """``setting``'s value here and where it comes from; ``brief`` (the list of every
+        key, which must fit one Discord message): a long list of channels shows its first
+        :data:`BRIEF_ITEMS` and counts the others (``/settings show key`` lists them all)."""
         own = setting.key in settings.chosen
         extra = ""
         if setting.key == "ai" and not self.ai_available:
             extra = " (the bot's operator runs no AI)"
-        return notice(setting.key, ": ", *setting.kind.show(typed(settings, setting)),
+        value = typed(settings, setting)
+        shown = setting.kind.show(value)
+        if brief and isinstance(value, tuple) and len(value) > BRIEF_ITEMS:
+            shown = (*setting.kind.show(value[:BRIEF_ITEMS]),
+                     f" and {len(value) - BRIEF_ITEMS} more")
+        return notice(setting.key, ": ", *shown,
                       (" (set here)" if own else " (default)") + extra)
 
     def describe(self, settings: ServerSettings, setting: Setting) -> tuple[Notice, ...]:

@@ -88,6 +88,9 @@ class ServerSettings:
     :mod:`bot.service.core.timecontrol` clock as typed."""
     open_challenge_minutes: float = 30.0
     """How long an open challenge (``/challenge`` without an opponent) waits."""
+    queue_channel: int | None = None
+    """Where a match paired from the queue starts (issue 44 item 2); None: where the later
+    of the two players joined."""
     chosen: frozenset[str] = field(default=frozenset())
     """The keys this server set (the others are the operator's defaults)."""
     ignored: tuple[str, ...] = ()
@@ -215,6 +218,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("open_challenge_minutes", "how long an open challenge (/challenge without an "
             "opponent) waits for someone to accept it", Minutes(1, 7 * 24 * 60),
             lambda c: 30.0),
+    Setting("queue_channel", "where a match paired from the queue starts",
+            OneChannel(none="where the later of the two joined"), lambda c: None),
     *(Setting(f"rules.{f.name}", f"the rule option {f.name} of a new game: "
               + RULE_DESCRIPTIONS.get(f.name, f.name), RuleOption(f.name),
               _rule_default(f.name), rule=f.name) for f in fields(RuleOptions)),

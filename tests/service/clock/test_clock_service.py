@@ -209,6 +209,55 @@ async def test_the_opening_throw_takes_no_time(tmp_path: Path) -> None:
     assert row.decision.endswith(".0")
 
 
+async def test_a_forced_play_takes_no_time(tmp_path: Path) -> None:
+    # Item 7: bob's 4-4 hits two of alice's checkers; her 1-3 then has one legal play
+    # (bar/24 bar/22), which the service makes in her roll's own action: her clock is
+    # charged for the roll only, and bob's decision starts when that roll commits.
+    time = Time()
+    store = await opened(tmp_path / "bg.sqlite3")
+    service = GameService(store, Config(), dice=Script([3, 1, 4, 4, 1, 3],
+                                                       then="0123456789abcdef"), clock=time)
+    await start(service, time)
+    await keep(service, time, 0.5)
+    assert (await service.move(HERE, ALICE, "24/23 8/5")).ok
+    await keep(service, time, 1.0)
+    assert (await service.roll(HERE, BOB)).ok
+    played = await service.move(HERE, BOB, "24/20*/16 8/4 6/2*")
+    assert played.ok, played.text
+    await keep(service, time, 4.0)  # alice's roll: 3 s, 2 s past her delay
+    rolled = await service.roll(HERE, ALICE)
+    assert rolled.ok and "alice plays bar/24 bar/22 (forced)" in rolled.text, rolled.text
+    row = await clock_of(service)
+    now_ms = int(time.now.timestamp() * 1000)
+    assert (row.turn, row.since_ms, row.white_ms, row.black_ms) == (1, now_ms, 10_000, 12_000)
+    await keep(service, time, 6.0)  # bob's clock runs now, alice's does not
+    row = await clock_of(service)
+    assert (row.turn, row.white_ms) == (1, 10_000)
+    assert (await service.board(HERE, ALICE)).boards[-1].view.players[0].clock == "0:10"
+
+
+async def test_an_automatic_roll_takes_no_time(tmp_path: Path) -> None:
+    # Item 7: after bob takes alice's double she may not double again, so her throw is
+    # automatic, made in bob's take: her play's decision starts when the take commits.
+    time = Time()
+    service = await make(tmp_path, time)
+    await start(service, time)
+    await keep(service, time, 0.5)
+    assert (await service.move(HERE, ALICE, "8/5 6/5")).ok
+    await keep(service, time, 1.0)
+    assert (await service.roll(HERE, BOB)).ok  # 1-2
+    assert (await service.move(HERE, BOB, "24/23 13/11")).ok
+    await keep(service, time, 1.5)
+    assert (await service.double(HERE, ALICE)).ok
+    await keep(service, time, 5.0)  # bob's take: 3.5 s, 2.5 s past his delay
+    took = await service.take(HERE, BOB)
+    assert took.ok and "alice rolled" in took.text, took.text
+    row = await clock_of(service)
+    now_ms = int(time.now.timestamp() * 1000)
+    assert (row.turn, row.since_ms, row.white_ms, row.black_ms) == (0, now_ms, 12_000, 9_500)
+    assert row.deadline_ms == now_ms + 1_000 + 12_000
+
+
 async def test_a_match_without_a_clock_has_none(tmp_path: Path) -> None:
     time = Time()
     service = await make(tmp_path, time)

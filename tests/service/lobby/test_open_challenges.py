@@ -165,3 +165,28 @@ async def test_in_progress_names_an_open_challenge_as_one(tmp_path: Path) -> Non
     assert (await service.challenge(HERE, ALICE, None, length=1)).ok
     assert await service.in_progress(HERE.guild_id) == [
         (HERE.channel_id, "alice's open challenge (anyone may accept it)")]
+
+
+async def test_the_lobbys_buttons_accept_where_the_challenge_waits(tmp_path: Path) -> None:
+    """Issue 44 item 3: /lobby offers an Accept per open challenge of someone else and a
+    Join; an Accept pressed in another channel accepts where the challenge waits."""
+    time = Time()
+    service = await make(tmp_path, time)
+    assert (await service.challenge(HERE, ALICE, None, length=3)).ok
+    row = await latest(service)
+    lobby_room = Place(HERE.guild_id, 71)
+    listed = await service.queue.lobby(lobby_room, CAROL)
+    assert listed.lobby is not None
+    assert listed.lobby.accept == ((row.id, row.version, "Accept alice's"),)
+    assert listed.lobby.join == ((3, "", "", True, "Join the queue"),)
+    own = await service.queue.lobby(HERE, ALICE)
+    assert own.lobby is not None and own.lobby.accept == ()  # not her own challenge
+    elsewhere = await service.open_challenges.accept_listed(
+        Place(HERE.guild_id + 1, 72), CAROL, row.id, row.version)
+    assert not elsewhere.ok and "not on this server" in elsewhere.text
+    taken = await service.open_challenges.accept_listed(lobby_room, CAROL, row.id, row.version)
+    assert taken.ok and "carol accepts." in taken.text, taken.text
+    assert taken.channel_ref == HERE.channel_id  # the game is played where it waited
+    assert (await latest(service)).black_id == CAROL.id
+    late = await service.open_challenges.accept_listed(lobby_room, BOB, row.id, row.version)
+    assert not late.ok and "carol accepted alice's challenge first" in late.text

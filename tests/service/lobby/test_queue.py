@@ -185,3 +185,28 @@ async def test_no_bot_no_fallback(tmp_path: Path) -> None:
     service = service_on(await opened(tmp_path / "q.sqlite3"), Time())
     reply = await service.queue.join(HERE, PLAYERS["ann"], Wanted(bot_after=5))
     assert not reply.ok and "The bot doesn't play on this server" in reply.text
+
+
+async def test_the_servers_queue_channel_is_where_pairings_start(tmp_path: Path) -> None:
+    """Issue 44 item 2: the match starts in the channel the server chose (/settings
+    queue_channel), else where the later player joined; when a game is on there already,
+    where the later player joined."""
+    time = Time()
+    service = service_on(await opened(tmp_path / "q.sqlite3"), time)
+    arena = Place(7, 79)
+    set_it = await service.settings_set(HERE, PLAYERS["eve"], "queue_channel", "79",
+                                        manage_server=True)
+    assert set_it.ok, set_it.text
+    assert (await service.queue.join(HERE, PLAYERS["ann"], Wanted(length=3))).ok
+    assert (await service.queue.join(OTHER, PLAYERS["ben"], Wanted(length=3))).ok
+    ((channel, reply),) = await service.due_work()
+    assert channel == arena.channel_id and "ben accepts." in reply.text
+    async with service.storage.snapshot() as tx:
+        row = await tx.latest_match_in_channel(arena.channel_id)
+    assert row is not None and (row.white_id, row.black_id) == (PLAYERS["ann"].id,
+                                                                PLAYERS["ben"].id)
+    # The arena is busy: the next pair plays where the later of them joined.
+    assert (await service.queue.join(HERE, PLAYERS["cat"], Wanted(length=3))).ok
+    assert (await service.queue.join(OTHER, PLAYERS["dan"], Wanted(length=3))).ok
+    ((channel, reply),) = await service.due_work()
+    assert channel == OTHER.channel_id and "dan accepts." in reply.text

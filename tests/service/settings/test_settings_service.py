@@ -137,8 +137,10 @@ async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
                        ("analysis_announcements", str(big)),
                        ("daily_puzzle_channel", str(big)), ("board_mode", "auto"),
                        ("puzzle_min_equity", "0.0825"), ("grade_matches", "off"),
-                       ("anonymous_puzzles", "off"), ("claim_after_minutes", "29.999d")):
-        assert (await put(service, key, value)).ok
+                       ("anonymous_puzzles", "off"), ("claim_after_minutes", "29.999d"),
+                       ("clock", "59m59s+59m59s/pt"), ("open_challenge_minutes", "6.999d"),
+                       ("queue_channel", str(big))):
+        assert (await put(service, key, value)).ok, key
     for setting in SETTINGS:
         if setting.rule:
             for value in sorted(setting.kind.choices(), key=len, reverse=True):
@@ -151,6 +153,10 @@ async def test_the_longest_show_fits_a_discord_message(tmp_path: Path) -> None:
     assert all(f"{s.key.removeprefix('rules.')} " in private_text(shown)
                for s in SETTINGS if s.rule)  # each rule listed with its value (issue 42)
     assert len(private_text(shown)) <= MAX_CONTENT
+    # A long list of channels shows its first five there; /settings show key has them all.
+    assert f"<#{big + 4}> and 10 more (set here)" in private_text(shown)
+    one = await service.settings_show(HERE, ADMIN, "game_channels")
+    assert f"<#{big + 14}> (set here)" in private_text(one)
 
 
 async def test_each_change_says_what_changed(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from bot.service.core.observe import COMMITTED, ActionEvent, Observer
 from bot.service.core.replies import Action, BuilderView
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
+from bot.service.lobby.open import Waiting
 
 log = logging.getLogger(__name__)
 
@@ -102,13 +103,15 @@ class Hub:
             while room.dirty:
                 room.dirty = False
                 public = await self.service.board(place, SPECTATOR)
+                waiting = await self.service.open_challenges.waiting_in(place)
                 clients = list(room.clients)
                 players = {u for b in public.buttons for u in b.users}
+                players |= {w.challenger_id for w in waiting}
                 # Everyone who may press nothing sees the same page: written once.
-                shared = json.dumps(state_json(public, SPECTATOR.id, None))
+                shared = json.dumps(state_json(public, SPECTATOR.id, None, waiting))
                 texts = await asyncio.gather(*(
-                    self.text_for(c, public) if c.actor.id in players else as_is(shared)
-                    for c in clients))
+                    self.text_for(c, public, waiting) if c.actor.id in players
+                    else as_is(shared) for c in clients))
                 await asyncio.gather(*(self.deliver(c, t) for c, t in
                                        zip(clients, texts, strict=True)))
         except Exception:
@@ -118,25 +121,29 @@ class Hub:
             if not room.clients:
                 self.rooms.pop(place, None)
 
-    async def text_for(self, client: Client, public: Any) -> str:
-        return json.dumps(await self.state_for(client, public))
+    async def text_for(self, client: Client, public: Any,
+                       waiting: tuple[Waiting, ...] | None) -> str:
+        return json.dumps(await self.state_for(client, public, waiting))
 
     async def deliver(self, client: Client, state: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await client.send(state)
             client.sent += 1
 
-    async def state_for(self, client: Client, public: Any = None) -> Json:
+    async def state_for(self, client: Client, public: Any = None,
+                        waiting: tuple[Waiting, ...] | None = None) -> Json:
         """The state ``client`` is shown: the public board, and his builder when he is
-        the one to play."""
+        the one to play; the channel's open challenges."""
         if public is None:
             public = await self.service.board(client.place, SPECTATOR)
+        if waiting is None:
+            waiting = await self.service.open_challenges.waiting_in(client.place)
         builder: BuilderView | None = None
         if any(client.actor.id in b.users for b in public.buttons):
             mine = await self.service.act(Action.STEPS, client.place, client.actor)
             if mine.ok:
                 builder = mine.builder
-        return state_json(public, client.actor.id, builder)
+        return state_json(public, client.actor.id, builder, waiting)
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):

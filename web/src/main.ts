@@ -43,6 +43,32 @@ function step(word: string): void {
   act("step", word, false);
 }
 
+// The channel's open challenges: who, the terms, the time left; Accept for anyone but the
+// challenger (the bot's open-challenge accept decides, and says why not).
+function renderOpen(s: State): void {
+  const list = $("open-challenges");
+  list.replaceChildren();
+  for (const o of s.open ?? []) {
+    const item = document.createElement("li");
+    item.dataset.match = String(o.match);
+    const words = document.createElement("span");
+    const minutes = Math.max(0, Math.round((o.expires * 1000 - Date.now()) / 60000));
+    words.textContent = `${o.challenger}'s open challenge: ${o.terms} (expires in about ${minutes} min)`;
+    item.appendChild(words);
+    if (o.accept) {
+      const button = document.createElement("button");
+      button.textContent = "Accept";
+      button.dataset.action = "accept-open";
+      button.addEventListener("click", () => {
+        say("");
+        send({ type: "act", action: "accept", option: null, version: o.version, match: o.match });
+      });
+      item.appendChild(button);
+    }
+    list.appendChild(item);
+  }
+}
+
 function render(): void {
   const box = $("board-box");
   box.replaceChildren();
@@ -71,6 +97,7 @@ function render(): void {
     shown.push({ action: "accept", label: "Accept a challenge", option: "" },
                { action: "decline", label: "Decline", option: "" });
   }
+  renderOpen(s);
   for (const b of shown) {
     const button = document.createElement("button");
     button.textContent = b.label;

@@ -244,3 +244,36 @@ async def test_a_page_reconnects_after_a_restart_and_the_game_goes_on(
         await bob.get_by_role("button", name="Reject resignation").wait_for()
     finally:
         await runner.cleanup()
+
+
+async def test_an_open_challenge_is_accepted_on_the_page_and_the_clocks_show(
+        tmp_path: Path, browser: Any) -> None:
+    """Issue 45 item 1 with issue 44: the channel's open challenge is listed on every page
+    (Accept for anyone but its challenger); bob accepts it on his page, and both pages then
+    show the board with each player's time left (the PNG's clock faces)."""
+    service = await service_on(tmp_path / "bg.sqlite3", Script([6, 1]))
+    posted = await service.challenge(TABLE, ALICE, None, length=3, clock="1s+4s/pt")
+    assert posted.ok, posted.text
+    runner, url = await serve(service)
+    try:
+        pages = []
+        for name in ("alice", "bob"):
+            context = await browser.new_context(viewport={"width": 900, "height": 820})
+            page = await context.new_page()
+            await page.goto(f"{url}?name={name}")
+            await page.wait_for_selector("#open-challenges li")
+            pages.append(page)
+        alice, bob = pages
+        listed = await bob.locator("#open-challenges li").inner_text()
+        assert "alice's open challenge: a 3-point match of standard, clock 1s+4s/pt" in listed
+        assert await alice.locator('#open-challenges [data-action="accept-open"]').count() == 0
+        await bob.locator('#open-challenges [data-action="accept-open"]').click()
+        for page in (alice, bob):
+            await page.wait_for_selector("#board-box svg")
+            await shows(page, "4HPwATDgc/ABMA")
+            assert await page.locator("#open-challenges li").count() == 0
+            drawn = await page.locator("#board-box svg").inner_html()
+            assert drawn.count("⏱ 0:12") == 2  # both players' time left, as on the PNG
+        await alice.screenshot(path=str(shot_dir(tmp_path) / "open-challenge-clocks.png"))
+    finally:
+        await runner.cleanup()

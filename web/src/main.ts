@@ -184,11 +184,19 @@ function onUp(ev: PointerEvent): void {
 
 // -- the connection ------------------------------------------------------------------
 
+// A watch page (/watch/N, where the game's server allows it): no sign-in, nothing to press.
+const watching = /^\/watch\/(\d+)$/.exec(location.pathname)?.[1] ?? null;
+let ended = false;
+
 function connect(): void {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  const path = watching ? `/ws/watch/${watching}` : "/ws";
+  const ws = new WebSocket(`${scheme}://${location.host}${path}`);
   socket = ws;
-  ws.addEventListener("open", () => { retry = 500; ws.send(JSON.stringify({ type: "hello", session })); });
+  ws.addEventListener("open", () => {
+    retry = 500;
+    if (!watching) ws.send(JSON.stringify({ type: "hello", session }));
+  });
   ws.addEventListener("message", async (ev) => {
     const data = JSON.parse(String(ev.data));
     if (data.type === "state") {
@@ -198,13 +206,14 @@ function connect(): void {
       document.body.dataset.states = String(received); // how many states were drawn
     }
     else if (data.type === "refused" || data.type === "said") say(data.text);
+    else if (data.type === "ended") { ended = true; say(data.text); }
     else if (data.type === "signin") {
       try { session = await signIn(); ws.send(JSON.stringify({ type: "hello", session })); }
       catch (e) { say(String((e as Error).message)); }
     }
   });
   ws.addEventListener("close", () => {
-    if (socket !== ws) return;
+    if (socket !== ws || ended) return;
     say("Connection lost: reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -214,6 +223,11 @@ function connect(): void {
 let localMode = false;
 
 async function start(): Promise<void> {
+  if (watching) {
+    $("who").textContent = `Watching game ${watching} (read-only)`;
+    connect();
+    return;
+  }
   const settings = await (await fetch("/api/settings")).json();
   const box = $("board-box");
   box.addEventListener("pointerdown", onDown);

@@ -88,6 +88,9 @@ class ServerSettings:
     :mod:`bot.service.core.timecontrol` clock as typed."""
     open_challenge_minutes: float = 30.0
     """How long an open challenge (``/challenge`` without an opponent) waits."""
+    watch_page: bool = False
+    """Anyone with a game's watch link may watch it, read-only, outside Discord (issue 45:
+    the web board's watch page)."""
     chosen: frozenset[str] = field(default=frozenset())
     """The keys this server set (the others are the operator's defaults)."""
     ignored: tuple[str, ...] = ()
@@ -215,6 +218,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("open_challenge_minutes", "how long an open challenge (/challenge without an "
             "opponent) waits for someone to accept it", Minutes(1, 7 * 24 * 60),
             lambda c: 30.0),
+    Setting("watch_page", "anyone with a game's link may watch it outside "
+            "Discord (read-only)", Switch(),
+            lambda c: False),
     *(Setting(f"rules.{f.name}", f"the rule option {f.name} of a new game: "
               + RULE_DESCRIPTIONS.get(f.name, f.name), RuleOption(f.name),
               _rule_default(f.name), rule=f.name) for f in fields(RuleOptions)),

@@ -46,6 +46,9 @@ class Client:
 
 @dataclass
 class Room:
+    place: Place
+    """Where its pages look (the first page's place: another page's may name the same
+    channel with its parent or not)."""
     clients: set[Client] = field(default_factory=set)
     dirty: bool = False
     task: asyncio.Task[None] | None = None
@@ -56,7 +59,8 @@ class Hub:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.rooms: dict[Place, Room] = {}
+        self.rooms: dict[tuple[int, int], Room] = {}
+        """By :func:`spot`: one room a channel, however an action names it."""
         self.inner: Observer = service.runner.observer
         self.tasks: set[asyncio.Task[Any]] = set()
 
@@ -70,7 +74,7 @@ class Hub:
 
     def action(self, event: ActionEvent) -> None:
         self.inner.action(event)
-        if event.outcome == COMMITTED and event.place in self.rooms:
+        if event.outcome == COMMITTED and spot(event.place) in self.rooms:
             self.changed(event.place)
 
     # ------------------------------------------------------------------ pages
@@ -78,25 +82,26 @@ class Hub:
     async def join(self, client: Client) -> None:
         """Add a page to its place and send it the state now (a page that reconnects
         resumes where the game is)."""
-        self.rooms.setdefault(client.place, Room()).clients.add(client)
+        self.rooms.setdefault(spot(client.place), Room(client.place)).clients.add(client)
         await client.send(await self.state_for(client))
 
     def leave(self, client: Client) -> None:
-        room = self.rooms.get(client.place)
+        room = self.rooms.get(spot(client.place))
         if room is None:
             return
         room.clients.discard(client)
         if not room.clients and room.task is None:
-            del self.rooms[client.place]
+            del self.rooms[spot(client.place)]
 
     def changed(self, place: Place) -> None:
         """The state of ``place`` changed: send it to its pages (soon, once)."""
-        room = self.rooms.get(place)
+        room = self.rooms.get(spot(place))
         if room is None:
             return
         room.dirty = True
         if room.task is None:
-            room.task = asyncio.get_running_loop().create_task(self.publish(place, room))
+            room.task = asyncio.get_running_loop().create_task(
+                self.publish(room.place, room))
 
     async def publish(self, place: Place, room: Room) -> None:
         try:
@@ -119,7 +124,7 @@ class Hub:
         finally:
             room.task = None
             if not room.clients:
-                self.rooms.pop(place, None)
+                self.rooms.pop(spot(place), None)
 
     async def text_for(self, client: Client, public: Any,
                        waiting: tuple[Waiting, ...] | None) -> str:
@@ -150,6 +155,11 @@ class Hub:
             if room.task is not None:
                 room.task.cancel()
         self.detach()
+
+
+def spot(place: Place) -> tuple[int, int]:
+    """A place's room: its server and channel (a thread is a channel of its own)."""
+    return place.guild_id, place.channel_id
 
 
 async def as_is(text: str) -> str:

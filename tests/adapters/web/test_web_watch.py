@@ -97,3 +97,26 @@ async def test_with_the_setting_on_anyone_with_the_link_watches_read_only(
         assert msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSED) and again.close_code == 1009
     finally:
         await client.close()
+
+
+async def test_a_watcher_follows_a_game_played_in_a_thread(tmp_path: Path) -> None:
+    """The link names the match, not how Discord names its place: an action that comes from
+    the game's thread (its place carries the parent channel) reaches the watch page too."""
+    from dataclasses import replace
+
+    service = await service_on(tmp_path / "bg.sqlite3", Script(OPENING))
+    await start_game(service)
+    assert (await service.settings_set(TABLE, ALICE, "watch_page", "on",
+                                       manage_server=True)).ok
+    match = await match_of(service)
+    client = await client_of(service)
+    try:
+        watcher = await client.ws_connect(f"/ws/watch/{match}")
+        await message(watcher, "state")
+        in_thread = replace(TABLE, parent_id=TABLE.channel_id + 1)
+        moved = await service.move(in_thread, ALICE, "13/7 8/7")
+        assert moved.ok, moved.text
+        seen = await message(watcher, "state")
+        assert seen["board"]["points"][7] == {"player": 0, "count": 2}
+    finally:
+        await client.close()

@@ -261,6 +261,42 @@ def _option_problems(where: str, options: list[dict[str, Any]], depth: int) -> l
     return found
 
 
+PRIMARY_ENTRY_POINT = 4
+ENTRY_POINT_HANDLERS = (1, 2)  # APP_HANDLER, DISCORD_LAUNCH_ACTIVITY
+
+
+def entry_point_problems(commands: list[dict[str, Any]], *, global_: bool) -> list[str]:
+    """What Discord refuses of Entry Point commands (interactions/application-commands.md,
+    "Entry Point Commands" and "Application Command Object"): an app has at most one, a
+    global command only; ``handler`` (APP_HANDLER 1 or DISCORD_LAUNCH_ACTIVITY 2) is an
+    Entry Point command's field and no other's; it has a name and a description as a
+    command has, and no options."""
+    found: list[str] = []
+    entry = [c for c in commands if int(c.get("type", 1)) == PRIMARY_ENTRY_POINT]
+    if len(entry) > 1:
+        found.append(f"{len(entry)} PRIMARY_ENTRY_POINT commands (an app has one)")
+    if entry and not global_:
+        found.append("a PRIMARY_ENTRY_POINT command in a server's commands (global only)")
+    for command in commands:
+        where = f"/{command.get('name')}"
+        kind = int(command.get("type", 1))
+        if kind not in (1, 2, 3, PRIMARY_ENTRY_POINT):
+            found.append(f"{where}: the command type {kind}")
+        if kind != PRIMARY_ENTRY_POINT:
+            if "handler" in command:
+                found.append(f"{where}: a handler on a command of type {kind}")
+            continue
+        if command.get("handler") not in ENTRY_POINT_HANDLERS:
+            found.append(f"{where}: the entry point handler {command.get('handler')!r}")
+        if command.get("options"):
+            found.append(f"{where}: options on an Entry Point command")
+        if not _name_ok(str(command.get("name") or "")):
+            found.append(f"{where}: the name {command.get('name')!r}")
+        if not 1 <= len(str(command.get("description") or "")) <= MAX_COMMAND_DESCRIPTION:
+            found.append(f"{where}: a description of the wrong length")
+    return found
+
+
 def command_problems(commands: list[dict[str, Any]], *, global_: bool = True) -> list[str]:
     """What in a bulk overwrite of application commands Discord would refuse (50035)."""
     found: list[str] = []
@@ -270,6 +306,7 @@ def command_problems(commands: list[dict[str, Any]], *, global_: bool = True) ->
     names = [str(c.get("name")) for c in chat]
     if len(set(names)) != len(names):
         found.append("command names repeated")
+    found += entry_point_problems(commands, global_=global_)
     for command in chat:
         name = str(command.get("name") or "")
         where = f"/{name}"

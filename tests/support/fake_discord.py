@@ -353,6 +353,15 @@ class FakeDiscord:
 
     # ------------------------------------------------------------ plumbing
 
+    def enable_activities(self) -> None:
+        """Activities switched on in the developer portal: Discord creates the app's
+        default Entry Point command, "Launch" (handler DISCORD_LAUNCH_ACTIVITY), which a
+        global bulk overwrite must then include (else 50240)."""
+        self.commands["launch"] = {
+            "id": str(self.snowflake()), "application_id": str(self.app_id),
+            "version": str(self.snowflake()), "name": "launch", "description": "Launch",
+            "type": limits.PRIMARY_ENTRY_POINT, "handler": 2}
+
     def snowflake(self) -> int:
         return next(self._ids)
 
@@ -819,6 +828,16 @@ class FakeDiscord:
     async def _sync(self, request: web.Request, guild: int | None) -> web.Response:
         payload = await request.json()
         check_commands(payload, global_=guild is None)
+        entry = [c for c in self.commands.values()
+                 if c.get("type") == limits.PRIMARY_ENTRY_POINT and "guild_id" not in c]
+        if guild is None and entry and not any(
+                c.get("type") == limits.PRIMARY_ENTRY_POINT for c in payload):
+            raise Refused(400, 50240, "You cannot remove this app's Entry Point command in a "
+                          "bulk update operation. Please include the Entry Point command in "
+                          "your update request or delete it separately.")
+        if guild is None:  # a bulk overwrite: the global commands left out are deleted
+            for name in [n for n, c in self.commands.items() if "guild_id" not in c]:
+                del self.commands[name]
         out = []
         for command in payload:
             stored = dict(command, id=str(self.snowflake()), application_id=str(self.app_id),

@@ -172,7 +172,8 @@ export function draw(board: BoardState, steps: StepOption[], selected: number | 
   const names = [board.bottom, 1 - board.bottom].map((p) => {
     const i = board.players[p];
     const score = i.score === null ? "" : ` · ${i.score}${board.match ? `/${board.match.length}` : ""}`;
-    return `${i.name}${i.note ? ` (${i.note})` : ""}: ${i.pips} pips${score}${board.turn === p ? " ◀" : ""}`;
+    const clock = i.clock ? ` ⏱ ${i.clock}` : "";
+    return `${i.name}${i.note ? ` (${i.note})` : ""}: ${i.pips} pips${score}${clock}${board.turn === p ? " ◀" : ""}`;
   });
   text(svg, 4.5 * U, (BOTTOM + 1.0) * U, names[0], { "font-size": 17 });
   text(svg, 12 * U, (BOTTOM + 1.0) * U, names[1], { "font-size": 17 });

@@ -43,6 +43,32 @@ function step(word: string): void {
   act("step", word, false);
 }
 
+// The channel's open challenges: who, the terms, the time left; Accept for anyone but the
+// challenger (the bot's open-challenge accept decides, and says why not).
+function renderOpen(s: State): void {
+  const list = $("open-challenges");
+  list.replaceChildren();
+  for (const o of s.open ?? []) {
+    const item = document.createElement("li");
+    item.dataset.match = String(o.match);
+    const words = document.createElement("span");
+    const minutes = Math.max(0, Math.round((o.expires * 1000 - Date.now()) / 60000));
+    words.textContent = `${o.challenger}'s open challenge: ${o.terms} (expires in about ${minutes} min)`;
+    item.appendChild(words);
+    if (o.accept) {
+      const button = document.createElement("button");
+      button.textContent = "Accept";
+      button.dataset.action = "accept-open";
+      button.addEventListener("click", () => {
+        say("");
+        send({ type: "act", action: "accept", option: null, version: o.version, match: o.match });
+      });
+      item.appendChild(button);
+    }
+    list.appendChild(item);
+  }
+}
+
 function render(): void {
   const box = $("board-box");
   box.replaceChildren();
@@ -71,6 +97,7 @@ function render(): void {
     shown.push({ action: "accept", label: "Accept a challenge", option: "" },
                { action: "decline", label: "Decline", option: "" });
   }
+  renderOpen(s);
   for (const b of shown) {
     const button = document.createElement("button");
     button.textContent = b.label;
@@ -157,11 +184,19 @@ function onUp(ev: PointerEvent): void {
 
 // -- the connection ------------------------------------------------------------------
 
+// A watch page (/watch/N, where the game's server allows it): no sign-in, nothing to press.
+const watching = /^\/watch\/(\d+)$/.exec(location.pathname)?.[1] ?? null;
+let ended = false;
+
 function connect(): void {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws`);
+  const path = watching ? `/ws/watch/${watching}` : "/ws";
+  const ws = new WebSocket(`${scheme}://${location.host}${path}`);
   socket = ws;
-  ws.addEventListener("open", () => { retry = 500; ws.send(JSON.stringify({ type: "hello", session })); });
+  ws.addEventListener("open", () => {
+    retry = 500;
+    if (!watching) ws.send(JSON.stringify({ type: "hello", session }));
+  });
   ws.addEventListener("message", async (ev) => {
     const data = JSON.parse(String(ev.data));
     if (data.type === "state") {
@@ -171,13 +206,14 @@ function connect(): void {
       document.body.dataset.states = String(received); // how many states were drawn
     }
     else if (data.type === "refused" || data.type === "said") say(data.text);
+    else if (data.type === "ended") { ended = true; say(data.text); }
     else if (data.type === "signin") {
       try { session = await signIn(); ws.send(JSON.stringify({ type: "hello", session })); }
       catch (e) { say(String((e as Error).message)); }
     }
   });
   ws.addEventListener("close", () => {
-    if (socket !== ws) return;
+    if (socket !== ws || ended) return;
     say("Connection lost: reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
@@ -187,6 +223,11 @@ function connect(): void {
 let localMode = false;
 
 async function start(): Promise<void> {
+  if (watching) {
+    $("who").textContent = `Watching game ${watching} (read-only)`;
+    connect();
+    return;
+  }
   const settings = await (await fetch("/api/settings")).json();
   const box = $("board-box");
   box.addEventListener("pointerdown", onDown);

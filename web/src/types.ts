@@ -9,7 +9,7 @@ export interface BoardState {
   bar: number[];
   off: number[];
   waiting: number[];
-  players: { name: string; pips: number; score: number | null; note: string }[];
+  players: { name: string; pips: number; score: number | null; note: string; clock: string }[];
   dice: number[];
   dice_used: boolean[];
   dice_words: string;
@@ -27,6 +27,12 @@ export interface StepOption { word: string; from: number; to: number; die: numbe
 
 export interface ButtonOption { action: string; label: string; option: string }
 
+// An open challenge waiting in the channel (bot/service/lobby/open.py's Waiting).
+export interface OpenChallenge {
+  match: number; version: number; challenger: string; terms: string; expires: number;
+  accept: boolean;
+}
+
 export interface State {
   type: "state";
   ok: boolean;
@@ -38,4 +44,5 @@ export interface State {
   buttons: ButtonOption[];
   steps: StepOption[];
   builder?: string;
+  open: OpenChallenge[];
 }

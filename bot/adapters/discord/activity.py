@@ -25,6 +25,27 @@ log = logging.getLogger(__name__)
 
 OPEN_ID = "bg-open-board"
 LABEL = "Open board"
+PRIMARY_ENTRY_POINT = 4
+"""The application command type of an app's Entry Point command (Discord's docs,
+interactions/application-commands, "Application Command Types")."""
+DISCORD_LAUNCH_ACTIVITY = 2
+"""Entry point handler: Discord launches the activity itself and posts its follow-up
+message (``APP_HANDLER``, 1, would send the bot an interaction to answer)."""
+
+
+def entry_point_command(like: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The app's Entry Point command (synced with the global commands when the activity
+    is set up): the App Launcher's way to open the board in a channel, launched by Discord
+    (no options: Discord's docs allow none).  ``like``: a global command whose
+    ``contexts`` and ``integration_types`` it shares."""
+    command: dict[str, Any] = {
+        "name": "launch", "type": PRIMARY_ENTRY_POINT, "handler": DISCORD_LAUNCH_ACTIVITY,
+        "description": "Open the live backgammon board here: play or watch the game of "
+                       "this channel"}
+    for key in ("contexts", "integration_types"):
+        if like is not None and key in like:
+            command[key] = like[key]
+    return command
 
 
 class OpenBoard(AnswerableOnly, discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],

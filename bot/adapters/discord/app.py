@@ -31,7 +31,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.adapters.discord.activity import OpenBoard, start_board
+from bot.adapters.discord.activity import OpenBoard, entry_point_command, start_board
 from bot.adapters.discord.builder import BuilderButton, StepMenu
 from bot.adapters.discord.buttons import GameButton
 from bot.adapters.discord.convert import EVERY_CONTEXT, EVERY_INSTALL, answerable
@@ -224,8 +224,12 @@ class BackgammonBot(ServiceBot):
                         ) -> list[dict[str, Any]]:
         """The commands as synced globally (``guild``: to that server): the fields Discord
         documents for each (:func:`documented`)."""
-        return [documented(c.to_dict(self.tree), guild=guild is not None)
-                for c in self.tree.get_commands(guild=guild)]
+        commands = [documented(c.to_dict(self.tree), guild=guild is not None)
+                     for c in self.tree.get_commands(guild=guild)]
+        if guild is None and self.config.activity.enabled:  # (global only, per Discord)
+            board = next((c for c in commands if c.get("name") == "board"), None)
+            commands.append(entry_point_command(board))
+        return commands
 
     def command_hash(self) -> str:
         guilds = sorted(self.config.discord.dev_guild_ids)

@@ -23,6 +23,7 @@ from bot.service.core.observe import COMMITTED, ActionEvent, Observer
 from bot.service.core.replies import Action, BuilderView
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
+from bot.service.lobby.open import Waiting
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,9 @@ class Client:
 
 @dataclass
 class Room:
+    place: Place
+    """Where its pages look (the first page's place: another page's may name the same
+    channel with its parent or not)."""
     clients: set[Client] = field(default_factory=set)
     dirty: bool = False
     task: asyncio.Task[None] | None = None
@@ -55,7 +59,8 @@ class Hub:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.rooms: dict[Place, Room] = {}
+        self.rooms: dict[tuple[int, int], Room] = {}
+        """By :func:`spot`: one room a channel, however an action names it."""
         self.inner: Observer = service.runner.observer
         self.tasks: set[asyncio.Task[Any]] = set()
 
@@ -69,7 +74,7 @@ class Hub:
 
     def action(self, event: ActionEvent) -> None:
         self.inner.action(event)
-        if event.outcome == COMMITTED and event.place in self.rooms:
+        if event.outcome == COMMITTED and spot(event.place) in self.rooms:
             self.changed(event.place)
 
     # ------------------------------------------------------------------ pages
@@ -77,38 +82,41 @@ class Hub:
     async def join(self, client: Client) -> None:
         """Add a page to its place and send it the state now (a page that reconnects
         resumes where the game is)."""
-        self.rooms.setdefault(client.place, Room()).clients.add(client)
+        self.rooms.setdefault(spot(client.place), Room(client.place)).clients.add(client)
         await client.send(await self.state_for(client))
 
     def leave(self, client: Client) -> None:
-        room = self.rooms.get(client.place)
+        room = self.rooms.get(spot(client.place))
         if room is None:
             return
         room.clients.discard(client)
         if not room.clients and room.task is None:
-            del self.rooms[client.place]
+            del self.rooms[spot(client.place)]
 
     def changed(self, place: Place) -> None:
         """The state of ``place`` changed: send it to its pages (soon, once)."""
-        room = self.rooms.get(place)
+        room = self.rooms.get(spot(place))
         if room is None:
             return
         room.dirty = True
         if room.task is None:
-            room.task = asyncio.get_running_loop().create_task(self.publish(place, room))
+            room.task = asyncio.get_running_loop().create_task(
+                self.publish(room.place, room))
 
     async def publish(self, place: Place, room: Room) -> None:
         try:
             while room.dirty:
                 room.dirty = False
                 public = await self.service.board(place, SPECTATOR)
+                waiting = await self.service.open_challenges.waiting_in(place)
                 clients = list(room.clients)
                 players = {u for b in public.buttons for u in b.users}
+                players |= {w.challenger_id for w in waiting}
                 # Everyone who may press nothing sees the same page: written once.
-                shared = json.dumps(state_json(public, SPECTATOR.id, None))
+                shared = json.dumps(state_json(public, SPECTATOR.id, None, waiting))
                 texts = await asyncio.gather(*(
-                    self.text_for(c, public) if c.actor.id in players else as_is(shared)
-                    for c in clients))
+                    self.text_for(c, public, waiting) if c.actor.id in players
+                    else as_is(shared) for c in clients))
                 await asyncio.gather(*(self.deliver(c, t) for c, t in
                                        zip(clients, texts, strict=True)))
         except Exception:
@@ -116,33 +124,42 @@ class Hub:
         finally:
             room.task = None
             if not room.clients:
-                self.rooms.pop(place, None)
+                self.rooms.pop(spot(place), None)
 
-    async def text_for(self, client: Client, public: Any) -> str:
-        return json.dumps(await self.state_for(client, public))
+    async def text_for(self, client: Client, public: Any,
+                       waiting: tuple[Waiting, ...] | None) -> str:
+        return json.dumps(await self.state_for(client, public, waiting))
 
     async def deliver(self, client: Client, state: str) -> None:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await client.send(state)
             client.sent += 1
 
-    async def state_for(self, client: Client, public: Any = None) -> Json:
+    async def state_for(self, client: Client, public: Any = None,
+                        waiting: tuple[Waiting, ...] | None = None) -> Json:
         """The state ``client`` is shown: the public board, and his builder when he is
-        the one to play."""
+        the one to play; the channel's open challenges."""
         if public is None:
             public = await self.service.board(client.place, SPECTATOR)
+        if waiting is None:
+            waiting = await self.service.open_challenges.waiting_in(client.place)
         builder: BuilderView | None = None
         if any(client.actor.id in b.users for b in public.buttons):
             mine = await self.service.act(Action.STEPS, client.place, client.actor)
             if mine.ok:
                 builder = mine.builder
-        return state_json(public, client.actor.id, builder)
+        return state_json(public, client.actor.id, builder, waiting)
 
     async def close(self) -> None:
         for room in list(self.rooms.values()):
             if room.task is not None:
                 room.task.cancel()
         self.detach()
+
+
+def spot(place: Place) -> tuple[int, int]:
+    """A place's room: its server and channel (a thread is a channel of its own)."""
+    return place.guild_id, place.channel_id
 
 
 async def as_is(text: str) -> str:

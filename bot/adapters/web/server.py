@@ -21,6 +21,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from bot.adapters.web.auth import AuthError, DiscordAuth, Identity, Sessions, local_identity
 from bot.adapters.web.hub import Client, Hub
 from bot.adapters.web.state import Json
+from bot.adapters.web.watch import watch_page, watch_socket
 from bot.ops.logs import apology, error_reference
 from bot.service.core.limits import shown
 from bot.service.core.replies import Action
@@ -269,6 +270,15 @@ def make_app(service: GameService, *, local: bool = False, auth: DiscordAuth | N
     app.router.add_post("/api/token", token)
     app.router.add_post("/api/session", discord_session)
     app.router.add_get("/ws", socket)
+
+    async def watching(request: web.Request) -> web.StreamResponse:
+        return await watch_page(request, hub, bundle / "index.html")
+
+    async def watch_ws(request: web.Request) -> web.StreamResponse:
+        return await watch_socket(request, hub, request.app[SOCKETS])
+
+    app.router.add_get("/watch/{match}", watching)
+    app.router.add_get("/ws/watch/{match}", watch_ws)
     if bundle.is_dir():
         app.router.add_static("/assets", bundle, show_index=False)
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service.core.replies import Board, BuilderView, Button, Reply, StepChoice, plain
+from bot.service.core.views import with_clocks
+from bot.service.lobby.open import Waiting
 from engine.player import Player
 from engine.position import BAR, OFF, WAITING
 from render.view import BoardView
@@ -50,7 +52,8 @@ def board_json(board: Board) -> Json:
         "bar": [view.position.bar(p) for p in both],
         "off": [view.position.off(p) for p in both],
         "waiting": [view.position.waiting(p) for p in both],
-        "players": [{"name": i.name, "pips": view.pips(p), "score": i.score, "note": i.note}
+        "players": [{"name": i.name, "pips": view.pips(p), "score": i.score, "note": i.note,
+                     "clock": i.clock}
                     for p, i in zip(both, view.players, strict=True)],
         "dice": list(view.dice) if view.dice else [],
         "dice_used": list(view.dice_used),
@@ -86,17 +89,30 @@ def steps_json(view: BoardView, steps: tuple[StepChoice, ...]) -> list[Json]:
             for s in steps]
 
 
-def state_json(public: Reply, user: int, builder: BuilderView | None) -> Json:
+def open_json(waiting: tuple[Waiting, ...], user: int) -> list[Json]:
+    """The channel's open challenges; ``accept``: this user may press their Accept (anyone
+    but the challenger: the service says the rest, e.g. a rating range)."""
+    return [{"match": w.match_id, "version": w.version, "challenger": w.challenger,
+             "terms": w.terms, "expires": w.expires, "accept": user != w.challenger_id}
+            for w in waiting]
+
+
+def state_json(public: Reply, user: int, builder: BuilderView | None,
+               waiting: tuple[Waiting, ...] = ()) -> Json:
     """What one page shows: the channel's board (``public``: the reply of /board), the
     buttons this user may press and, when he is to play, the builder's steps and board
-    (his play entered so far)."""
+    (his play entered so far); the channel's open challenges (``waiting``), each with the
+    clock of its players on the board (as on the PNG)."""
     board = public.boards[-1] if public.boards else None
     out: Json = {"type": "state", "ok": public.ok, "text": public.text,
                  "notices": [plain(n) for n in public.notify],
                  "version": public.version, "match": public.match_id,
-                 "board": None, "buttons": buttons_json(public.buttons, user), "steps": []}
+                 "board": None, "buttons": buttons_json(public.buttons, user), "steps": [],
+                 "open": open_json(waiting, user)}
     if builder is not None and builder.board is not None:
-        board = builder.board
+        # The builder's board is the player's draft; the clocks are the channel's board's.
+        board = builder.board if board is None else with_clocks(builder.board, (
+            board.view.players[0].clock, board.view.players[1].clock))
         out["steps"] = steps_json(builder.board.view, builder.steps)
         seen = {(b["action"], b["option"]) for b in out["buttons"]}
         out["buttons"] += [b for b in buttons_json(builder.buttons, user)

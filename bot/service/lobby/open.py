@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +37,30 @@ MAX_RATING = 10_000
 
 def expired(terms: OpenTerms, now: datetime) -> bool:
     return datetime.fromisoformat(terms.until) <= now
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """An open challenge waiting in a channel, as a page lists it (issue 45): its match and
+    state version (what an Accept is offered for), who posted it, its terms in words and
+    when it expires (seconds since the epoch)."""
+
+    match_id: int
+    version: int
+    challenger_id: int
+    challenger: str
+    terms: str
+    expires: int
+
+
+def terms_words(row: MatchRow) -> str:
+    """"a 3-point match of backgammon, clock usbgf, rated"."""
+    state = MatchState.from_dict(row.state)
+    what = f"a {row.length}-point match" if row.length else (
+        "money play" + (f" at {row.stake} a point" if row.stake else ""))
+    extra = [] if state.clock is None else [f"clock {state.clock}"]
+    extra.append("rated" if row.rated else "unrated")
+    return f"{what} of {row.variant}, {', '.join(extra)}"
 
 
 class OpenChallenges:
@@ -159,6 +183,29 @@ class OpenChallenges:
         return Reply.refuse(f"{who} accepted {whose}'s challenge first: the game is on between "
                             "them. Post your own with /challenge (no opponent), or look for "
                             "another in /lobby.")
+
+    async def waiting_in(self, place: Place) -> tuple[Waiting, ...]:
+        """The open challenges waiting in ``place``'s channel (not expired), oldest first;
+        nothing when the database is away."""
+        if not place.in_server:
+            return ()
+        now = self.runner.clock()
+        out: list[Waiting] = []
+        try:
+            async with self.runner.storage.snapshot() as tx:
+                for row in await tx.open_challenges(place.guild_id):
+                    terms = MatchState.from_dict(row.state).open
+                    if (row.channel_id != place.channel_id or terms is None
+                            or expired(terms, now)):
+                        continue
+                    user = await tx.get_user(row.white_id)
+                    name = user.name if user is not None else str(row.white_id)
+                    until = datetime.fromisoformat(terms.until)
+                    out.append(Waiting(row.id, row.version, row.white_id, name,
+                                       terms_words(row), int(until.timestamp())))
+        except StorageError:
+            return ()
+        return tuple(out)
 
     # --------------------------------------------------------------- due work
 

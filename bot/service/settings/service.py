@@ -182,7 +182,8 @@ class SettingsService:
         if settings.ignored:
             lines.append(notice("ignored (no longer valid, the operator's default applies): "
                                 + ", ".join(settings.ignored)))
-        head = "This server's settings (/settings show key: what one takes):"
+        # (short: with every key at its longest value, the list fits one Discord message)
+        head = "Settings here (more: /settings show key):"
         return Reply(ok=True, text=head, ephemeral=True, notify=tuple(lines))
 
     def line(self, settings: ServerSettings, setting: Setting, *,

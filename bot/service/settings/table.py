@@ -91,6 +91,9 @@ class ServerSettings:
     queue_channel: int | None = None
     """Where a match paired from the queue starts (issue 44 item 2); None: where the later
     of the two players joined."""
+    watch_page: bool = False
+    """Anyone with a game's watch link may watch it, read-only, outside Discord (issue 45:
+    the web board's watch page)."""
     chosen: frozenset[str] = field(default=frozenset())
     """The keys this server set (the others are the operator's defaults)."""
     ignored: tuple[str, ...] = ()
@@ -220,6 +223,9 @@ SETTINGS: tuple[Setting, ...] = (
             lambda c: 30.0),
     Setting("queue_channel", "where a match paired from the queue starts",
             OneChannel(none="where the later of the two joined"), lambda c: None),
+    Setting("watch_page", "anyone with a game's link may watch it outside "
+            "Discord (read-only)", Switch(),
+            lambda c: False),
     *(Setting(f"rules.{f.name}", f"the rule option {f.name} of a new game: "
               + RULE_DESCRIPTIONS.get(f.name, f.name), RuleOption(f.name),
               _rule_default(f.name), rule=f.name) for f in fields(RuleOptions)),

@@ -84,3 +84,22 @@ async def test_open_board_launches_the_activity_and_the_page_signs_in(
             assert state["board"]["position_id"] in footer
             assert state["buttons"] == []  # carol watches
     assert fake.client_secret not in logs.text()
+
+
+async def test_the_entry_point_command_is_synced_with_the_global_commands(
+        host: Host, fake: FakeDiscord) -> None:
+    """Issue 45 item 2: with the activity set up, the global sync carries the app's Entry
+    Point command (type PRIMARY_ENTRY_POINT 4, handler DISCORD_LAUNCH_ACTIVITY 2: Discord
+    launches the board from the App Launcher), which the fake checks as Discord documents
+    it; Discord's default "Launch" command (Activities enabled) is replaced, not refused."""
+    fake.enable_activities()
+    await open_activity(host, fake)
+    ((guild, payload),) = fake.syncs
+    assert guild is None and not fake.refusals
+    (entry,) = [c for c in payload if c.get("type") == 4]
+    assert entry["name"] == "launch" and entry["handler"] == 2
+    assert "options" not in entry and 1 <= len(entry["description"]) <= 100
+    board = next(c for c in payload if c["name"] == "board")
+    assert entry["contexts"] == board["contexts"]
+    assert entry["integration_types"] == board["integration_types"]
+    assert fake.commands["launch"]["type"] == 4 and fake.hygiene == []

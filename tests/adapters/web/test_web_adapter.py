@@ -251,3 +251,62 @@ async def test_an_unexpected_error_is_an_apology_and_the_page_stays(
         assert (await state(alice))["board"]["points"][7] == {"player": 0, "count": 1}
     finally:
         await client.close()
+
+
+async def test_the_pages_show_both_clocks_as_the_png_does(tmp_path: Path) -> None:
+    """Issue 45 item 1 with issue 44's clocks: each player's time left is on the page, from
+    the same board the PNG draws (``PlayerInfo.clock``); without a clock it is empty."""
+    service = await service_on(tmp_path / "bg.sqlite3", Script(OPENING))
+    await start_game(service, clock="1s+4s/pt")
+    client = await client_of(service)
+    try:
+        alice, carol = await page(client, "alice"), await page(client, "carol")
+        png = (await service.board(TABLE, ALICE)).boards[-1].view.players
+        assert png[0].clock and png[1].clock  # the PNG's board has both clocks
+        for seen in (await state(alice), await state(carol)):
+            clocks = [p["clock"] for p in seen["board"]["players"]]
+            assert clocks == ["0:12", "0:12"] == [png[0].clock, png[1].clock]
+    finally:
+        await client.close()
+    plain = await service_on(tmp_path / "plain.sqlite3", Script(OPENING))
+    await start_game(plain)
+    client = await client_of(plain)
+    try:
+        seen = await state(await page(client, "carol"))
+        assert [p["clock"] for p in seen["board"]["players"]] == ["", ""]
+    finally:
+        await client.close()
+
+
+async def test_the_channels_open_challenge_is_listed_and_accepted_from_a_page(
+        tmp_path: Path) -> None:
+    """Issue 45 item 1 with issue 44's open challenges: the page lists the channel's open
+    challenge (who, its terms, when it expires) with an Accept for anyone but its
+    challenger; an Accept goes through the service's open-challenge accept (its checks, its
+    race: the second taker is told who took it first) and every page then sees the game."""
+    service = await service_on(tmp_path / "bg.sqlite3", Script(OPENING))
+    posted = await service.challenge(TABLE, ALICE, None, length=3, clock="1s+4s/pt")
+    assert posted.ok, posted.text
+    client = await client_of(service)
+    try:
+        alice, bob, carol = [await page(client, n) for n in ("alice", "bob", "carol")]
+        listed = [(await state(ws))["open"] for ws in (alice, bob, carol)]
+        assert len(listed[1]) == 1
+        entry = listed[1][0]
+        assert entry["challenger"] == "alice" and entry["accept"] is True
+        assert entry["terms"] == "a 3-point match of standard, clock 1s+4s/pt, rated"
+        assert entry["expires"] > 0
+        assert listed[0][0]["accept"] is False  # her own: she may withdraw it, not accept
+        assert listed[2][0]["accept"] is True
+        await act(alice, "accept", version=entry["version"], match=entry["match"])
+        assert "You posted this open challenge" in (await message(alice, "refused"))["text"]
+        await act(bob, "accept", version=entry["version"], match=entry["match"])
+        begun = await state(carol)
+        assert begun["open"] == [] and begun["board"]["position_id"] == "4HPwATDgc/ABMA"
+        assert [p["name"] for p in begun["board"]["players"]] == ["alice", "bob"]
+        assert [p["clock"] for p in begun["board"]["players"]] == ["0:12", "0:12"]
+        await act(carol, "accept", version=entry["version"], match=entry["match"])
+        late = (await message(carol, "refused"))["text"]
+        assert "bob accepted alice's challenge first" in late
+    finally:
+        await client.close()

@@ -244,3 +244,66 @@ async def test_a_page_reconnects_after_a_restart_and_the_game_goes_on(
         await bob.get_by_role("button", name="Reject resignation").wait_for()
     finally:
         await runner.cleanup()
+
+
+async def test_an_open_challenge_is_accepted_on_the_page_and_the_clocks_show(
+        tmp_path: Path, browser: Any) -> None:
+    """Issue 45 item 1 with issue 44: the channel's open challenge is listed on every page
+    (Accept for anyone but its challenger); bob accepts it on his page, and both pages then
+    show the board with each player's time left (the PNG's clock faces)."""
+    service = await service_on(tmp_path / "bg.sqlite3", Script([6, 1]))
+    posted = await service.challenge(TABLE, ALICE, None, length=3, clock="1s+4s/pt")
+    assert posted.ok, posted.text
+    runner, url = await serve(service)
+    try:
+        pages = []
+        for name in ("alice", "bob"):
+            context = await browser.new_context(viewport={"width": 900, "height": 820})
+            page = await context.new_page()
+            await page.goto(f"{url}?name={name}")
+            await page.wait_for_selector("#open-challenges li")
+            pages.append(page)
+        alice, bob = pages
+        listed = await bob.locator("#open-challenges li").inner_text()
+        assert "alice's open challenge: a 3-point match of standard, clock 1s+4s/pt" in listed
+        assert await alice.locator('#open-challenges [data-action="accept-open"]').count() == 0
+        await bob.locator('#open-challenges [data-action="accept-open"]').click()
+        for page in (alice, bob):
+            await page.wait_for_selector("#board-box svg")
+            await shows(page, "4HPwATDgc/ABMA")
+            assert await page.locator("#open-challenges li").count() == 0
+            drawn = await page.locator("#board-box svg").inner_html()
+            assert drawn.count("⏱ 0:12") == 2  # both players' time left, as on the PNG
+        await alice.screenshot(path=str(shot_dir(tmp_path) / "open-challenge-clocks.png"))
+    finally:
+        await runner.cleanup()
+
+
+async def test_the_watch_page_follows_a_game_read_only(tmp_path: Path, browser: Any) -> None:
+    """Issue 45 item 4: with the server's watch_page on, /watch/N shows game N
+    live in a browser with nothing to press and no sign-in; off, the link is refused."""
+    service = await service_on(tmp_path / "bg.sqlite3", Script([6, 1]))
+    await start_game(service)
+    match = (await service.board(TABLE, ALICE)).match_id
+    runner, url = await serve(service)
+    try:
+        context = await browser.new_context(viewport={"width": 900, "height": 820})
+        watcher = await context.new_page()
+        refused = await watcher.goto(f"{url}watch/{match}")
+        assert refused is not None and refused.status == 403
+        assert "watch_page is off" in await watcher.content()
+        on = await service.settings_set(TABLE, ALICE, "watch_page", "on",
+                                        manage_server=True)
+        assert on.ok, on.text
+        await watcher.goto(f"{url}watch/{match}")
+        await shows(watcher, "4HPwATDgc/ABMA")
+        assert "read-only" in await watcher.locator("#who").inner_text()
+        alice = await open_page(browser, url, "alice")
+        await tap(alice, 13, 7)
+        await drag(alice, 8, 7)
+        await shows(watcher, await position_of(service))
+        assert await watcher.locator("#buttons button").count() == 0
+        assert await watcher.locator("[data-source]").count() == 0
+        await watcher.screenshot(path=str(shot_dir(tmp_path) / "watch-page.png"))
+    finally:
+        await runner.cleanup()

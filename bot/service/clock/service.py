@@ -32,7 +32,7 @@ from bot.service.core.values import Actor, Place, PlaceKind
 from bot.service.core.views import with_clocks
 from bot.service.core.work import Work
 from bot.service.play.endings import Endings
-from bot.storage.interface import ClockRow, MatchStatus, StorageError, Transaction
+from bot.storage.interface import ClockRow, MatchRow, MatchStatus, StorageError, Transaction
 from engine.match import Match
 from engine.player import Player
 from engine.scoring import ResultKind
@@ -41,6 +41,10 @@ log = logging.getLogger(__name__)
 
 BEAT_EVERY_MS = 1000
 """How often a process writes the beat (the timer looks for fallen flags more often)."""
+PAGE = 200
+"""Fallen flags read at once; each is still decided in its own transaction."""
+MAX_PAGES = 50
+"""Pages one look goes through (10,000 falls); the rest wait a quarter of a second."""
 
 
 def ms(moment: datetime) -> int:
@@ -181,18 +185,33 @@ class Clocks:
             await self.beat(now)
         elif first > now:
             return []
-        async with self.runner.storage.snapshot() as tx:
-            rows = await tx.due_clocks(now)
         out: list[tuple[int, Reply]] = []
-        for row in rows:
-            try:
-                posted = await self.fall(row)
-            except StorageError as error:  # the next round tries again
-                log.warning("the flag of match %s waits: %s", row.match_id, error)
-                continue
-            if posted is not None:
-                out.append(posted)
+        for _ in range(MAX_PAGES):
+            async with self.runner.storage.snapshot() as tx:
+                rows = await tx.due_clocks(now, PAGE)
+            page: list[tuple[int, Reply]] = []
+            for row in rows:
+                try:
+                    posted = await self.fall(row)
+                except StorageError as error:  # the next round tries again
+                    log.warning("the flag of match %s waits: %s", row.match_id, error)
+                    continue
+                if posted is not None:
+                    page.append(posted)
+            if page:
+                await self.settle(len(page))
+            out += page
+            if len(rows) < PAGE or not page:
+                break  # every fallen flag is posted (or those left wait for the next round)
         return out
+
+    async def settle(self, falls: int) -> None:
+        """The falls just committed reach the disk (one sync for them all) before they
+        are posted."""
+        try:
+            await self.runner.storage.sync()
+        except StorageError as error:  # committed all the same: the database holds them
+            log.error("%d flag falls posted before the disk confirmed them: %s", falls, error)
 
     async def beat(self, now: int) -> None:
         """Say the clocks are kept at ``now``; after a silence longer than the grace, the
@@ -213,8 +232,12 @@ class Clocks:
     async def fall(self, clock: ClockRow) -> tuple[int, Reply] | None:
         """End the match of ``clock`` if its flag has fallen (None: it has not, or another
         process or an action got there first)."""
-        async with self.runner.storage.snapshot() as tx:
-            match = await tx.get_match(clock.match_id)
+        known = self.runner.cached(clock.match_id)  # (its channel and players are fixed)
+        if known is not None:
+            match: MatchRow | None = known.row
+        else:
+            async with self.runner.storage.snapshot() as tx:
+                match = await tx.get_match(clock.match_id)
         if match is None or match.status is not MatchStatus.ACTIVE or clock.turn is None:
             return None
         state = MatchState.from_dict(match.state)
@@ -238,7 +261,8 @@ class Clocks:
 
         started = time.perf_counter()
         with naming("flag"):
-            reply = await self.runner.transact(place, actor, body, note_user=False)
+            reply = await self.runner.transact(place, actor, body, note_user=False,
+                                               durable=False)  # synced by :meth:`due`
         if not reply.ok:
             return None
         log.info("match %s lost on time (posted %.1f ms after the check)", clock.match_id,

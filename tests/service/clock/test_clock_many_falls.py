@@ -18,7 +18,6 @@ from clock_time import T0, Time
 from scripted import OPENED, Script
 
 from bot.config import Config
-from bot.service.clock.service import PAGE
 from bot.service.core.values import Actor, Place
 from bot.service.game import GameService
 from bot.storage.interface import MatchStatus
@@ -43,8 +42,9 @@ class Recording(SqliteStorage):
         self.log.append("sync")
 
 
-async def clocked(path: Path, games: int) -> tuple[GameService, Recording, Time]:
-    storage = Recording(path / "bg.sqlite3")
+async def clocked(path: Path, games: int, kind: type[SqliteStorage] = SqliteStorage
+                  ) -> tuple[GameService, SqliteStorage, Time]:
+    storage = kind(path / "bg.sqlite3")
     await storage.open()
     OPENED.append(storage)
     time = Time()
@@ -70,7 +70,7 @@ async def finished(service: GameService, games: int) -> int:
 
 
 async def test_one_look_posts_every_fallen_flag_beyond_a_page(tmp_path: Path) -> None:
-    games = PAGE + 30
+    games = 230  # more than the 200 clocks read at once
     service, _, time = await clocked(tmp_path, games)
     time.at(2)  # every flag falls now (2 s of reserve, no delay)
     posted = await service.due_work()
@@ -81,7 +81,8 @@ async def test_one_look_posts_every_fallen_flag_beyond_a_page(tmp_path: Path) ->
 
 
 async def test_the_falls_are_synced_once_before_they_are_posted(tmp_path: Path) -> None:
-    service, storage, time = await clocked(tmp_path, 5)
+    service, storage, time = await clocked(tmp_path, 5, Recording)
+    assert isinstance(storage, Recording)
     time.at(2)
     storage.log.clear()
     posted = await service.due_work()

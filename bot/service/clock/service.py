@@ -86,10 +86,10 @@ class Clocks:
         """A flag that fell before this action: the match is lost on time instead."""
         if work.state.clock is None or work.row.status is not MatchStatus.ACTIVE:
             return None
-        row = await work.tx.match_clock(work.row.id)
+        row, beat = await self.read(work)
         if row is None or row.turn is None:
             return None
-        who = ledger.fallen(row, self.at_ms(work), await work.tx.clock_beat(), self.grace_ms)
+        who = ledger.fallen(row, self.at_ms(work), beat, self.grace_ms)
         if who is None:
             return None
         late = who
@@ -102,11 +102,18 @@ class Clocks:
 
         return flag
 
+    async def read(self, work: Work) -> tuple[ClockRow | None, int]:
+        """The match's clock and the beat, read once an action (the guard and the commit
+        see the same)."""
+        if work.clock_read is None:
+            work.clock_read = await work.tx.clock_and_beat(work.row.id)
+        return work.clock_read
+
     async def committed(self, work: Work) -> None:
         """Charge the decision that ended, start the next one, show both clocks."""
         if work.state.clock is None:
             return
-        row = await work.tx.match_clock(work.row.id)
+        row, beat = await self.read(work)
         if row is None:
             return
         holder = holder_of(work)
@@ -114,20 +121,20 @@ class Clocks:
         decision = (f"{work.game_id}.{len(game.record)}.{int(holder)}"
                     if holder is not None and game is not None else "")
         now = self.at_ms(work)
-        beat = await work.tx.clock_beat()
         if decision != row.decision:
             row = await work.tx.update_clock(
                 row, ledger.advance(row, holder, decision, now, beat, self.grace_ms))
+            work.clock_read = (row, beat)
         self.show(work, row, holder, now, beat)
 
     async def looked(self, work: Work) -> None:
         """A look at the board (/board: nothing written): both clocks as they run now."""
         if work.state.clock is None:
             return
-        row = await work.tx.match_clock(work.row.id)
+        row, beat = await work.tx.clock_and_beat(work.row.id)
         if row is not None:
             holder = Player(row.turn) if row.turn is not None else None
-            self.show(work, row, holder, self.at_ms(work), await work.tx.clock_beat())
+            self.show(work, row, holder, self.at_ms(work), beat)
 
     def show(self, work: Work, row: ClockRow, holder: Player | None, now: int,
              beat: int) -> None:
@@ -251,9 +258,9 @@ class Clocks:
             if loaded.row.id != clock.match_id:
                 raise Refusal("another match is played here now")
             work = self.runner.work(tx, loaded, actor)
-            row = await tx.match_clock(clock.match_id)
+            row, beat = await self.read(work)
             who = None if row is None else ledger.fallen(
-                row, self.at_ms(work), await tx.clock_beat(), self.grace_ms)
+                row, self.at_ms(work), beat, self.grace_ms)
             if who is None:
                 raise Refusal("the flag has not fallen (the player acted in time)")
             await self.flag_fall(work, who)

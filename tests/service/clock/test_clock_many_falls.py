@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+from backends import backend as backend_named
 from clock_time import T0, Time
 from scripted import OPENED, Script
 
@@ -110,3 +112,25 @@ async def test_a_flag_not_fallen_at_commit_is_not_posted(tmp_path: Path) -> None
     async with storage.db.execute("PRAGMA synchronous") as cur:
         level = await cur.fetchone()
     assert level is not None and level[0] == 2  # FULL again after the refused ones
+
+
+@pytest.mark.parametrize("name", ["sqlite", "postgres"])
+async def test_many_falls_on_both_backends(name: str, tmp_path: Path) -> None:
+    """The deferred commits and their sync on each backend (PostgreSQL: every commit is
+    durable, the sync is nothing): each fall posted once, the matches finished."""
+    async with backend_named(name, tmp_path) as backend:
+        storage = await backend.open()
+        time = Time()
+        service = GameService(storage, Config(), dice=Script(then="0123456789abcdef"),
+                              clock=time)
+        await service.clocks.beat(int(T0.timestamp() * 1000))
+        for i in range(4):
+            place = Place(1, 1000 + i)
+            a, b = Actor(10 + 2 * i, f"a{i}"), Actor(11 + 2 * i, f"b{i}")
+            assert (await service.challenge(place, a, b, length=1, clock="0s+2s/pt")).ok
+            assert (await service.accept(place, b)).ok
+        time.at(2)
+        posted = await service.due_work()
+        assert sorted(channel for channel, _ in posted) == [1000, 1001, 1002, 1003]
+        assert await finished(service, 4) == 4
+        assert await service.due_work() == []

@@ -134,3 +134,10 @@ async def test_many_falls_on_both_backends(name: str, tmp_path: Path) -> None:
         assert sorted(channel for channel, _ in posted) == [1000, 1001, 1002, 1003]
         assert await finished(service, 4) == 4
         assert await service.due_work() == []
+        async with storage.snapshot() as tx:  # each rated once, read in one query
+            both = await tx.ratings_of(1, (10, 11))  # (the first match's players)
+            assert both == (await tx.rating(1, 10), await tx.rating(1, 11))
+            assert sorted(r.experience for r in both) == [1, 1]
+            assert both[0].rating + both[1].rating == pytest.approx(3000.0)
+            assert await tx.ratings_of(2, (10, 11)) == (
+                await tx.rating(2, 10), await tx.rating(2, 11))  # never rated: default

@@ -5,6 +5,8 @@ all at once; every other transaction keeps ``synchronous=FULL``."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,3 +61,36 @@ async def test_a_refused_deferred_transaction_restores_full(tmp_path: Path) -> N
 async def test_sync_of_a_memory_database_is_nothing(tmp_path: Path) -> None:
     storage = await opened(Path(":memory:"))
     await storage.sync()
+
+
+KILLED = """
+import asyncio, os, signal, sys
+from bot.storage.sqlite import SqliteStorage
+
+async def main() -> None:
+    storage = SqliteStorage(sys.argv[1])
+    await storage.open()
+
+    async def beat(tx):
+        assert await tx.beat_clocks(0, 4321)
+
+    await storage.run(beat, durable=False)
+    print("committed", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)  # before any sync
+
+asyncio.run(main())
+"""
+
+
+async def test_a_deferred_commit_survives_kill_9(tmp_path: Path) -> None:
+    """The standard: nothing lost on kill -9 (the WAL holds the commit; only a crash of
+    the machine before the sync could lose it, and nothing was posted before the sync)."""
+    path = tmp_path / "bg.sqlite3"
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", KILLED, str(path)], capture_output=True,
+                          text=True, timeout=60, cwd=root, env={"PYTHONPATH": str(root)})
+    assert done.returncode == -9, done.stderr
+    assert "committed" in done.stdout
+    storage = await opened(path)
+    async with storage.snapshot() as tx:
+        assert await tx.clock_beat() == 4321

@@ -11,7 +11,10 @@
 * :meth:`Clocks.due` is the one entry point of the timer both adapters run (at least
   every second): it beats (the proof that the clocks are kept; time while nobody beat --
   a restart, the database away -- is charged to nobody), then ends each match whose
-  flag fell, once cluster-wide (the channel's lock and the match's state decide).
+  flag fell, once cluster-wide (the channel's lock and the match's state decide).  One
+  look ends every fallen flag, each match in its own transaction; those commits do not
+  each wait for the disk: one sync makes them durable before any is posted (a thousand
+  falls at once: issue 44 item 6).
 * Out of time: a match is lost (the winner wins it as by a forfeit); in money play the
   player loses the game at the cube's value (a single game) and the session ends.
 """

@@ -1,7 +1,9 @@
 """The SQLite database of one bot process (aiosqlite).
 
 * WAL journal, foreign keys on, ``synchronous=FULL`` so a committed action
-  survives a crash of the process or the machine.
+  survives a crash of the process or the machine.  ``run(..., durable=False)`` commits
+  one transaction without the fsync (it survives the process; :meth:`SqliteStorage.sync`
+  then syncs all such commits at once, before their replies are shown).
 * Numbered migrations from ``bot/storage/migrations/sqlite/NNNN_*.sql`` are applied at
   start-up, each in one transaction together with its ``schema_version`` row.
 * :meth:`SqliteStorage.transaction` opens ``BEGIN IMMEDIATE`` (the write lock

@@ -107,8 +107,13 @@ class Storage(Protocol):
         ...
     async def schema_version(self) -> int: ...
     async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
-                  lock_channel: int | None = None) -> T:
+                  lock_channel: int | None = None, durable: bool = True) -> T:
         """``await work(tx)`` in one action transaction, committed; its result.
+
+        ``durable=False``: the commit need not wait for the disk (SQLite: written to the
+        WAL, which survives a kill of the process, but synced only by the next durable
+        commit or :meth:`sync`), for many transactions whose replies wait for one
+        :meth:`sync` (the clock's flag falls).  PostgreSQL commits durably anyway.
 
         ``lock_channel``: take the channel's lock first (PostgreSQL: the per-channel
         advisory lock, before any row lock, bounded by ``storage.lock_timeout``).
@@ -122,4 +127,9 @@ class Storage(Protocol):
         :class:`StorageCommitUnknown` (never a driver exception for those cases),
         and whatever ``work`` raised (refusals, :class:`StaleVersionError`) as is.
         """
+        ...
+    async def sync(self) -> None:
+        """Make every transaction this storage committed so far survive a crash of the
+        machine (after ``run(..., durable=False)``); :class:`StorageUnavailable` when
+        the disk refuses."""
         ...

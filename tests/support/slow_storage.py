@@ -56,9 +56,9 @@ class SlowStorage(SqliteStorage):
             yield tx
 
     async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
-                  lock_channel: int | None = None) -> T:
+                  lock_channel: int | None = None, durable: bool = True) -> T:
         await self._wait()
-        return await super().run(work, lock_channel=lock_channel)
+        return await super().run(work, lock_channel=lock_channel, durable=durable)
 
 
 def slow_storage(fake: FakeDiscord) -> Callable[[Path], SqliteStorage]:

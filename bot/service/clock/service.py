@@ -11,7 +11,10 @@
 * :meth:`Clocks.due` is the one entry point of the timer both adapters run (at least
   every second): it beats (the proof that the clocks are kept; time while nobody beat --
   a restart, the database away -- is charged to nobody), then ends each match whose
-  flag fell, once cluster-wide (the channel's lock and the match's state decide).
+  flag fell, once cluster-wide (the channel's lock and the match's state decide).  One
+  look ends every fallen flag, each match in its own transaction; those commits do not
+  each wait for the disk: one sync makes them durable before any is posted (a thousand
+  falls at once: issue 44 item 6).
 * Out of time: a match is lost (the winner wins it as by a forfeit); in money play the
   player loses the game at the cube's value (a single game) and the session ends.
 """
@@ -32,7 +35,7 @@ from bot.service.core.values import Actor, Place, PlaceKind
 from bot.service.core.views import with_clocks
 from bot.service.core.work import Work
 from bot.service.play.endings import Endings
-from bot.storage.interface import ClockRow, MatchStatus, StorageError, Transaction
+from bot.storage.interface import ClockRow, MatchRow, MatchStatus, StorageError, Transaction
 from engine.match import Match
 from engine.player import Player
 from engine.scoring import ResultKind
@@ -41,6 +44,10 @@ log = logging.getLogger(__name__)
 
 BEAT_EVERY_MS = 1000
 """How often a process writes the beat (the timer looks for fallen flags more often)."""
+PAGE = 200
+"""Fallen flags read at once; each is still decided in its own transaction."""
+MAX_PAGES = 50
+"""Pages one look goes through (10,000 falls); the rest wait a quarter of a second."""
 
 
 def ms(moment: datetime) -> int:
@@ -82,10 +89,10 @@ class Clocks:
         """A flag that fell before this action: the match is lost on time instead."""
         if work.state.clock is None or work.row.status is not MatchStatus.ACTIVE:
             return None
-        row = await work.tx.match_clock(work.row.id)
+        row, beat = await self.read(work)
         if row is None or row.turn is None:
             return None
-        who = ledger.fallen(row, self.at_ms(work), await work.tx.clock_beat(), self.grace_ms)
+        who = ledger.fallen(row, self.at_ms(work), beat, self.grace_ms)
         if who is None:
             return None
         late = who
@@ -98,11 +105,18 @@ class Clocks:
 
         return flag
 
+    async def read(self, work: Work) -> tuple[ClockRow | None, int]:
+        """The match's clock and the beat, read once an action (the guard and the commit
+        see the same)."""
+        if work.clock_read is None:
+            work.clock_read = await work.tx.clock_and_beat(work.row.id)
+        return work.clock_read
+
     async def committed(self, work: Work) -> None:
         """Charge the decision that ended, start the next one, show both clocks."""
         if work.state.clock is None:
             return
-        row = await work.tx.match_clock(work.row.id)
+        row, beat = await self.read(work)
         if row is None:
             return
         holder = holder_of(work)
@@ -110,20 +124,20 @@ class Clocks:
         decision = (f"{work.game_id}.{len(game.record)}.{int(holder)}"
                     if holder is not None and game is not None else "")
         now = self.at_ms(work)
-        beat = await work.tx.clock_beat()
         if decision != row.decision:
             row = await work.tx.update_clock(
                 row, ledger.advance(row, holder, decision, now, beat, self.grace_ms))
+            work.clock_read = (row, beat)
         self.show(work, row, holder, now, beat)
 
     async def looked(self, work: Work) -> None:
         """A look at the board (/board: nothing written): both clocks as they run now."""
         if work.state.clock is None:
             return
-        row = await work.tx.match_clock(work.row.id)
+        row, beat = await work.tx.clock_and_beat(work.row.id)
         if row is not None:
             holder = Player(row.turn) if row.turn is not None else None
-            self.show(work, row, holder, self.at_ms(work), await work.tx.clock_beat())
+            self.show(work, row, holder, self.at_ms(work), beat)
 
     def show(self, work: Work, row: ClockRow, holder: Player | None, now: int,
              beat: int) -> None:
@@ -181,18 +195,33 @@ class Clocks:
             await self.beat(now)
         elif first > now:
             return []
-        async with self.runner.storage.snapshot() as tx:
-            rows = await tx.due_clocks(now)
         out: list[tuple[int, Reply]] = []
-        for row in rows:
-            try:
-                posted = await self.fall(row)
-            except StorageError as error:  # the next round tries again
-                log.warning("the flag of match %s waits: %s", row.match_id, error)
-                continue
-            if posted is not None:
-                out.append(posted)
+        for _ in range(MAX_PAGES):
+            async with self.runner.storage.snapshot() as tx:
+                rows = await tx.due_clocks(now, PAGE)
+            page: list[tuple[int, Reply]] = []
+            for row in rows:
+                try:
+                    posted = await self.fall(row)
+                except StorageError as error:  # the next round tries again
+                    log.warning("the flag of match %s waits: %s", row.match_id, error)
+                    continue
+                if posted is not None:
+                    page.append(posted)
+            if page:
+                await self.settle(len(page))
+            out += page
+            if len(rows) < PAGE or not page:
+                break  # every fallen flag is posted (or those left wait for the next round)
         return out
+
+    async def settle(self, falls: int) -> None:
+        """The falls just committed reach the disk (one sync for them all) before they
+        are posted."""
+        try:
+            await self.runner.storage.sync()
+        except StorageError as error:  # committed all the same: the database holds them
+            log.error("%d flag falls posted before the disk confirmed them: %s", falls, error)
 
     async def beat(self, now: int) -> None:
         """Say the clocks are kept at ``now``; after a silence longer than the grace, the
@@ -213,8 +242,12 @@ class Clocks:
     async def fall(self, clock: ClockRow) -> tuple[int, Reply] | None:
         """End the match of ``clock`` if its flag has fallen (None: it has not, or another
         process or an action got there first)."""
-        async with self.runner.storage.snapshot() as tx:
-            match = await tx.get_match(clock.match_id)
+        known = self.runner.cached(clock.match_id)  # (its channel and players are fixed)
+        if known is not None:
+            match: MatchRow | None = known.row
+        else:
+            async with self.runner.storage.snapshot() as tx:
+                match = await tx.get_match(clock.match_id)
         if match is None or match.status is not MatchStatus.ACTIVE or clock.turn is None:
             return None
         state = MatchState.from_dict(match.state)
@@ -228,9 +261,9 @@ class Clocks:
             if loaded.row.id != clock.match_id:
                 raise Refusal("another match is played here now")
             work = self.runner.work(tx, loaded, actor)
-            row = await tx.match_clock(clock.match_id)
+            row, beat = await self.read(work)
             who = None if row is None else ledger.fallen(
-                row, self.at_ms(work), await tx.clock_beat(), self.grace_ms)
+                row, self.at_ms(work), beat, self.grace_ms)
             if who is None:
                 raise Refusal("the flag has not fallen (the player acted in time)")
             await self.flag_fall(work, who)
@@ -238,7 +271,8 @@ class Clocks:
 
         started = time.perf_counter()
         with naming("flag"):
-            reply = await self.runner.transact(place, actor, body, note_user=False)
+            reply = await self.runner.transact(place, actor, body, note_user=False,
+                                               durable=False)  # synced by :meth:`due`
         if not reply.ok:
             return None
         log.info("match %s lost on time (posted %.1f ms after the check)", clock.match_id,

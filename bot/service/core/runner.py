@@ -287,11 +287,14 @@ class ActionRunner:
 
     async def transact(self, place: Place, actor: Actor,
                        body: Callable[[Transaction], Awaitable[Reply]], *,
-                       stale: str | None = None, note_user: bool = True) -> Reply:
+                       stale: str | None = None, note_user: bool = True,
+                       durable: bool = True) -> Reply:
         """``body`` as one transaction under the channel's lock; a refusal (or a
         stale version: ``stale`` says so in the caller's words) rolls back and becomes
         an ephemeral reply with its reason.  ``note_user``: store the actor's name (a
-        body that writes user rows itself says False)."""
+        body that writes user rows itself says False); ``durable=False``: the commit
+        need not wait for the disk, the caller syncs before it shows the reply
+        (:meth:`~bot.storage.interface.Storage.sync`)."""
         try:
             check_place(place)
             check_id(actor.id, "user")
@@ -313,7 +316,8 @@ class ActionRunner:
                 try:
                     # The storage takes the channel's cross-process lock first and re-runs
                     # the whole body if the database aborted it before anything committed.
-                    reply = await self.storage.run(work, lock_channel=place.channel_id)
+                    reply = await self.storage.run(work, lock_channel=place.channel_id,
+                                                    durable=durable)
                 except (Refusal, BackgammonError, StaleVersionError, StorageError) as error:
                     reason = reason_class(error)
                     text = stale if stale and isinstance(error, StaleVersionError) else (

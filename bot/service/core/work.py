@@ -16,7 +16,7 @@ from bot.service.core import fairdice
 from bot.service.core.replies import Board, Button, Mention, Notice, Picture, Refusal, RetireButtons
 from bot.service.core.state import MatchState
 from bot.service.core.values import Actor
-from bot.storage.interface import GameRow, MatchRow, MatchStatus, Transaction
+from bot.storage.interface import ClockRow, GameRow, MatchRow, MatchStatus, Transaction
 from engine.game import Game
 from engine.match import Session
 from engine.player import Player
@@ -126,6 +126,9 @@ class Work:
     clock_faces: tuple[str, str] | None = None
     """The time left on each player's clock (white's, black's) for the boards, when the
     match is played on a clock (:mod:`bot.service.clock`)."""
+    clock_read: tuple[ClockRow | None, int] | None = None
+    """The match's clock and the beat as this action read them (one read an action: the
+    clock changes only when the action commits)."""
 
     def keep(self) -> int:
         """How many of the last events of the game are not to be stored (yet)."""

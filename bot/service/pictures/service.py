@@ -9,7 +9,7 @@ must not.  The adapters draw the values off the event loop
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from bot.service.core.replies import Picture, PictureKind, Refusal, Reply
@@ -24,6 +24,7 @@ from bot.service.records.service import (
 )
 from bot.storage.interface import GameRow, GameStatus, MatchRow, Transaction
 from bot.storage.replay import player_names, replay_game
+from engine.game import Game
 from engine.match import Session
 from engine.player import Player
 from engine.record import GameRecord
@@ -81,13 +82,17 @@ def seat_of(row: MatchRow, actor: Actor) -> Player:
     return Player.BLACK if actor.id == row.black_id else Player.WHITE
 
 
-async def match_records(tx: Transaction, row: MatchRow, games: Sequence[GameRow]
-                        ) -> list[GameRecord]:
-    """The records of the played ``games`` of ``row`` (:attr:`GameRow.played`), in order."""
+async def match_records(tx: Transaction, row: MatchRow, games: Sequence[GameRow],
+                        known: Mapping[int, Game] | None = None) -> list[GameRecord]:
+    """The records of the played ``games`` of ``row`` (:attr:`GameRow.played`), in order;
+    ``known``: games by id already in memory as stored (not read and replayed again)."""
     out = []
     for g in games:
         if g.played:
-            out.append(replay_game(row, g, await tx.events(g.id)).to_record())
+            game = (known or {}).get(g.id)
+            if game is None:
+                game = replay_game(row, g, await tx.events(g.id))
+            out.append(game.to_record())
     return out
 
 
@@ -107,7 +112,10 @@ async def add_match_summary(work: Work, winner: Player) -> None:
     """At a match's (or money session's) end: the summary picture in the reply, with each
     player's PR and luck where the games' analyses are kept already."""
     games = await work.tx.games_of_match(work.row.id)
-    records = await match_records(work.tx, work.row, games)
+    # The game this action ended is in memory, as written (a flag fall: no replay).
+    known = ({work.game_row.id: work.game}
+             if work.game_row is not None and work.game is not None else {})
+    records = await match_records(work.tx, work.row, games, known)
     if records:
         analyses = await kept_for_summary(work.tx, work.row, games, records)
         work.pictures.append(summary_picture(work.row, work.loaded.names, records, analyses,

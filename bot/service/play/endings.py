@@ -199,8 +199,7 @@ class Endings:
         # Shared rows (not under the channel's lock): lock both rating rows, in user id
         # order, before reading them, so two games ending at once cannot lose an update.
         await tx.lock_players(guild, (winner_id, loser_id))
-        w_row = await tx.rating(guild, winner_id)
-        l_row = await tx.rating(guild, loser_id)
+        w_row, l_row = await tx.ratings_of(guild, (winner_id, loser_id))
         new_w, new_l = ratings.update(ratings.Rating(w_row.rating, w_row.experience),
                                       ratings.Rating(l_row.rating, l_row.experience), length)
         await tx.set_rating(RatingRow(guild, winner_id, new_w.rating, new_w.experience),

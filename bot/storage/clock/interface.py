@@ -44,6 +44,10 @@ class ClockTransaction(Protocol):
     async def match_clock(self, match_id: int) -> ClockRow | None:
         ...
 
+    async def clock_and_beat(self, match_id: int) -> tuple[ClockRow | None, int]:
+        """The match's clock and :meth:`clock_beat` in one read (an action reads both)."""
+        ...
+
     async def update_clock(self, row: ClockRow, new: ClockRow) -> ClockRow:
         """Write ``new`` over ``row`` if the stored clock is still at ``row.version``
         (:class:`~bot.storage.core.errors.RetryableConflict` otherwise: the whole action

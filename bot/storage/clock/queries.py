@@ -34,6 +34,14 @@ class ClockQueries(SqlPrimitives):
                               (match_id,))
         return clock_row(row) if row else None
 
+    async def clock_and_beat(self, match_id: int) -> tuple[ClockRow | None, int]:
+        row = await self._one(
+            f"SELECT {COLUMNS}, (SELECT at_ms FROM clock_beat WHERE id = 1) "
+            "FROM match_clocks WHERE match_id = ?", (match_id,))
+        if not row:
+            return None, 0  # (no clock: no beat to count by)
+        return clock_row(row), 0 if row[11] is None else int(row[11])
+
     async def update_clock(self, row: ClockRow, new: ClockRow) -> ClockRow:
         await self._write_checked(
             "UPDATE match_clocks SET white_ms = ?, black_ms = ?, turn = ?, since_ms = ?, "

@@ -71,6 +71,11 @@ class PlayersTransaction(Protocol):
 
     async def rating(self, guild_id: int, user_id: int) -> RatingRow: ...
 
+    async def ratings_of(self, guild_id: int, user_ids: tuple[int, int]
+                         ) -> tuple[RatingRow, RatingRow]:
+        """The two players' ratings in one read (as :meth:`rating` each)."""
+        ...
+
     async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None:
         """Write the new rating; :class:`RetryableConflict` when the stored rating is no
         longer ``before`` (another transaction changed it since it was read)."""

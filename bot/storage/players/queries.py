@@ -69,6 +69,16 @@ class PlayersQueries(SqlPrimitives):
             return RatingRow(guild_id, user_id, 1500.0, 0)
         return RatingRow(guild_id, user_id, float(row[0]), int(row[1]))
 
+    async def ratings_of(self, guild_id: int, user_ids: tuple[int, int]
+                         ) -> tuple[RatingRow, RatingRow]:
+        rows = await self._all(
+            "SELECT user_id, rating, experience FROM ratings WHERE guild_id = ? "
+            "AND user_id IN (?, ?)", (guild_id, *user_ids))
+        found = {int(r[0]): RatingRow(guild_id, int(r[0]), float(r[1]), int(r[2]))
+                 for r in rows}
+        first, second = (found.get(u, RatingRow(guild_id, u, 1500.0, 0)) for u in user_ids)
+        return first, second
+
     async def set_rating(self, row: RatingRow, *, match_id: int, before: float) -> None:
         # The stored rating must still be ``before`` (the safety net under
         # lock_players: a lost update becomes a retryable conflict, never silent).

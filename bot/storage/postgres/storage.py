@@ -354,10 +354,16 @@ class PostgresStorage:
         """Reads take the channel's advisory lock like actions: the same transaction."""
         return self.transaction()
 
+    async def sync(self) -> None:
+        """Nothing to do: every commit here waited for the server's WAL flush."""
+
     async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
-                  lock_channel: int | None = None) -> T:
+                  lock_channel: int | None = None, durable: bool = True) -> T:
         """``work`` in one transaction, retried as a whole while nothing was committed
-        and the failure is transient (see :meth:`bot.storage.interface.Storage.run`)."""
+        and the failure is transient (see :meth:`bot.storage.interface.Storage.run`).
+        ``durable`` is always honoured as True: the server flushes each commit (and
+        flushes many sessions' commits together)."""
+        del durable
         deadline = time.monotonic() + self.retry_seconds
         delay = _FIRST_DELAY
         while True:

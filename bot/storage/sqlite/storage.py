@@ -1,7 +1,9 @@
 """The SQLite database of one bot process (aiosqlite).
 
 * WAL journal, foreign keys on, ``synchronous=FULL`` so a committed action
-  survives a crash of the process or the machine.
+  survives a crash of the process or the machine.  ``run(..., durable=False)`` commits
+  one transaction without the fsync (it survives the process; :meth:`SqliteStorage.sync`
+  then syncs all such commits at once, before their replies are shown).
 * Numbered migrations from ``bot/storage/migrations/sqlite/NNNN_*.sql`` are applied at
   start-up, each in one transaction together with its ``schema_version`` row.
 * :meth:`SqliteStorage.transaction` opens ``BEGIN IMMEDIATE`` (the write lock
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -47,6 +50,17 @@ def _sqlite_error(error: sqlite3.OperationalError) -> BaseException:
     if any(t in text for t in _SQLITE_GONE):
         return StorageUnavailable()
     return error
+
+
+def _fsync(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return  # no WAL: every commit is in the database file (checkpointed, synced)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class SqliteStorage:
@@ -177,7 +191,7 @@ class SqliteStorage:
             yield tx
 
     async def run(self, work: Callable[[Transaction], Awaitable[T]], *,
-                  lock_channel: int | None = None) -> T:
+                  lock_channel: int | None = None, durable: bool = True) -> T:
         """``work`` in one ``BEGIN IMMEDIATE`` transaction (see :meth:`Storage.run`).
 
         ``lock_channel`` needs nothing more here: the write lock serialises every
@@ -191,7 +205,7 @@ class SqliteStorage:
             await asyncio.wait_for(self._lock.acquire(), self.acquire_timeout)
         except TimeoutError:
             raise StorageBusy() from None
-        tx = SqliteTransaction(self.db, "BEGIN IMMEDIATE")
+        tx = SqliteTransaction(self.db, "BEGIN IMMEDIATE", durable=durable)
         try:
             try:
                 result = await work(tx)
@@ -206,6 +220,18 @@ class SqliteStorage:
         for callback in tx.after_commit:
             callback()
         return result
+
+    async def sync(self) -> None:
+        """Make every transaction committed so far survive a crash of the machine (see
+        :meth:`Storage.sync`): one ``fsync`` of the WAL, which holds them in order, as
+        SQLite's own ``synchronous=FULL`` commit does."""
+        if self.path == ":memory:":
+            return
+        try:
+            await asyncio.to_thread(_fsync, self.path + "-wal")
+        except OSError as error:
+            raise StorageUnavailable(f"cannot sync the SQLite database {self.path}: "
+                                     f"{error}") from error
 
     @asynccontextmanager
     async def _run(self, tx: SqliteTransaction) -> AsyncIterator[SqliteTransaction]:

@@ -54,6 +54,11 @@ def _check_failed(st: _Statement) -> StaleVersionError:
 
 
 _COMMIT = _Statement(_WRITE, "COMMIT")
+_RELAX = _Statement(_WRITE, "PRAGMA synchronous = NORMAL")
+_RESTORE = _Statement(_WRITE, "PRAGMA synchronous = FULL")
+"""Around a transaction that does not wait for the disk (``durable=False``): SQLite
+refuses to change the safety level inside a transaction, so these go just before its
+``BEGIN`` and just after its ``COMMIT``/``ROLLBACK``, in the same trips."""
 _ROLLBACK_IF_OPEN = _Statement(_ROLLBACK, "ROLLBACK")
 
 
@@ -138,9 +143,15 @@ class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, Standin
     which :class:`bot.storage.postgres.PostgresTransaction` runs on asyncpg instead.
     """
 
-    def __init__(self, db: aiosqlite.Connection, begin: str | None = None) -> None:
+    def __init__(self, db: aiosqlite.Connection, begin: str | None = None, *,
+                 durable: bool = True) -> None:
         self._db = db
+        self.durable = durable
+        """False: the commit is written to the WAL but not synced to the disk (it
+        survives the process, not the machine, until :meth:`SqliteStorage.sync`)."""
         self._begin = [] if begin is None else [_Statement(_WRITE, begin)]
+        if not durable and self._begin:
+            self._begin.insert(0, _RELAX)
         self._pending: list[_Statement] = list(self._begin)
         self.sent = False
         """Whether any statement has gone to the database (there is something to roll back)."""
@@ -190,9 +201,13 @@ class SqliteTransaction(PlayQueries, ChouetteQueries, TournamentQueries, Standin
         if not self.sent and self._pending == self._begin:
             self._pending = []  # nothing was read or written: no trip at all
             return
-        await self._send(_COMMIT)
+        if self.durable:
+            await self._send(_COMMIT)
+            return
+        self._pending.append(_COMMIT)
+        await self._send(_RESTORE)
 
     async def rollback(self) -> None:
         self._pending = []
         if self.sent:
-            await _submit(self._db, [_ROLLBACK_IF_OPEN])
+            await _submit(self._db, [_ROLLBACK_IF_OPEN] + ([] if self.durable else [_RESTORE]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import variant_nets
 
 from bot.ai.context import MatchContext
 from bot.ai.heuristic import contact, race_lead
@@ -70,7 +71,9 @@ def test_no_decision_in_opening() -> None:
 
 
 @pytest.mark.parametrize("variant", ["acey-deucey", "russian", "french", "acey-deucey-1930"])
-def test_variants_heuristic_games_always_legal(variant: str) -> None:
+def test_variants_heuristic_games_always_legal(variant: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    variant_nets.remove(monkeypatch)  # the heuristic's games (our networks': tests/ai/tdnet)
     rng = random.Random(variant)
     rules = RuleOptions(beavers=True, jacoby=True)
     lv = {Player.WHITE: BEGINNER, Player.BLACK: STRONG}

@@ -11,14 +11,17 @@ from __future__ import annotations
 import random
 
 import pytest
+import variant_nets
 
 from bot.ai.context import MatchContext
 from bot.ai.levels import BEGINNER
 from bot.ai.player import Decision, apply_decision, decide
 from bot.ai.selfplay import opening
+from bot.ai.tdnet import player as tdnet_player
 from engine.dice import Dice
 from engine.game import Action, Game
 from engine.rules import RuleOptions
+from engine.variant import get_variant
 
 pytestmark = pytest.mark.slow
 
@@ -75,11 +78,27 @@ def play_to_the_end(variant: str, options: RuleOptions, seed: int,
 
 @pytest.mark.parametrize("name", sorted(OPTIONS))
 @pytest.mark.parametrize("variant", BOOK_VARIANTS)
-def test_heuristic_plays_every_variant_to_the_end(variant: str, name: str) -> None:
+def test_heuristic_plays_every_variant_to_the_end(variant: str, name: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    variant_nets.remove(monkeypatch)  # the heuristic's games
     options = RuleOptions.from_dict(OPTIONS[name])
     g, steps = play_to_the_end(variant, options, seed=len(variant) * 31 + len(name))
     assert g.is_finished and g.result is not None, (variant, name, steps)
     assert g.result.points >= 1 and steps > 10
+
+
+@pytest.mark.parametrize("name", sorted(OPTIONS))
+@pytest.mark.parametrize("variant", BOOK_VARIANTS)
+def test_our_networks_play_every_variant_to_the_end(variant: str, name: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The networks we ship (or, for a variant none ships for, a small trained one) play
+    every variant under every rule option to the end (issue 46)."""
+    if tdnet_player.network_for(get_variant(variant)()) is None:
+        variant_nets.install(monkeypatch)
+    options = RuleOptions.from_dict(OPTIONS[name])
+    g, steps = play_to_the_end(variant, options, seed=len(variant) * 31 + len(name))
+    assert g.is_finished and g.result is not None, (variant, name, steps)
+    assert g.result.points >= 1
 
 
 @pytest.mark.parametrize("name", STANDARD_OPTIONS)

@@ -458,8 +458,8 @@ def hostile(world: World) -> tuple[str, Awaitable[Any]]:
 
 def check(reply: Any, name: str) -> None:
     """A reply the adapters can show: a refusal says why, privately."""
-    if isinstance(reply, tuple) and len(reply) == 2:  # the bracket
-        reply = reply[0]
+    if isinstance(reply, tuple) and len(reply) == 2 and isinstance(reply[0], Reply):
+        reply = reply[0]  # the bracket (a sign-up's lines are a tuple of notices)
     if not isinstance(reply, Reply):
         return  # lists and names (reminders, autocomplete): they returned at all
     if not reply.ok:
@@ -518,7 +518,7 @@ async def walk(tmp_path: Path, seed: int, steps: int) -> World:
                 and reply.tournament_id not in world.tournaments:
             world.tournaments.append(reply.tournament_id)
         refused = (isinstance(reply, Reply) and not reply.ok) or (
-            isinstance(reply, tuple) and not reply[0].ok)
+            isinstance(reply, tuple) and isinstance(reply[0], Reply) and not reply[0].ok)
         world.tally.setdefault(name, [0, 0])[refused] += 1
         if refused and name not in REFUSALS_THAT_WRITE:
             after = await everything(storage)

@@ -29,6 +29,7 @@ from bot.service.play.challenges import CHALLENGED, Challenges
 from bot.service.settings.service import SettingsService
 from bot.storage.interface import MatchRow, MatchStatus, StorageError, Transaction
 from engine.player import Player
+from engine.words import article
 
 NEEDS_A_SERVER = ("an open challenge is for a server's channel, where anyone may take it; "
                   "here, challenge the other person by name (/challenge @user).")
@@ -56,7 +57,7 @@ class Waiting:
 def terms_words(row: MatchRow) -> str:
     """"a 3-point match of backgammon, clock usbgf, rated"."""
     state = MatchState.from_dict(row.state)
-    what = f"a {row.length}-point match" if row.length else (
+    what = article(f"{row.length}-point match") if row.length else (
         "money play" + (f" at {row.stake} a point" if row.stake else ""))
     extra = [] if state.clock is None else [f"clock {state.clock}"]
     extra.append("rated" if row.rated else "unrated")

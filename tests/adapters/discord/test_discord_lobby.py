@@ -41,7 +41,7 @@ async def test_lobby_accept_and_join_buttons(fake: FakeDiscord, host: Host) -> N
     joined = await fake.click(bob, bobs, "Join the queue")
     assert "You are in the queue for a 3-point match of standard" in await private(joined)
     daves = await (await fake.slash(dave, "lobby", channel=elsewhere)).message()
-    assert "1 player(s) wait in the queue" in daves.text
+    assert "1 player waits in the queue" in daves.text
     assert daves.labels() == ["Join: 3 pt standard", "Join the queue"]
     again = await fake.click(bob, bobs, "Join the queue")
     assert "You are already in the queue" in await private(again)

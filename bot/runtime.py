@@ -105,6 +105,12 @@ def stop_children(timeout: float = 3.0) -> list[int]:
     forced: list[int] = []
     for child in multiprocessing.active_children():
         child.join(max(0.0, deadline - time.monotonic()))
+        # ``join`` returns as soon as the child has closed its end of the sentinel pipe,
+        # which it does a moment before it can be reaped: a child on its way out is not
+        # one to terminate, so look again until it is gone or the time is up.
+        while child.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+            child.join(max(0.0, deadline - time.monotonic()))
         if child.is_alive():
             forced.append(child.pid or 0)
             child.terminate()

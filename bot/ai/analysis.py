@@ -41,8 +41,6 @@ from bot.ai.luck import Memo, roll_luck
 from bot.ai.mwc import decision_mwc, game_result, value_per_emg
 from bot.ai.sage import CubeEval
 from bot.ai.stored import start_of
-from bot.ai.tdnet import player as tdnet_player
-from bot.ai.variant_analysis import VariantRater
 from engine.player import Player
 from engine.record import GameRecord
 
@@ -99,6 +97,9 @@ def analyze(record: GameRecord, context: MatchContext | None = None,
     ctx = context or MatchContext.money()
     game = start_of(record)
     empty = (PlayerAnalysis(Player.WHITE, 0, 0.0, ()), PlayerAnalysis(Player.BLACK, 0, 0.0, ()))
+    from bot.ai.tdnet import player as tdnet_player  # (numpy: after a worker's set-up)
+    from bot.ai.variant_analysis import VariantRater
+
     own = None if sage.uses_network(game) else tdnet_player.network_for(game.variant)
     if not sage.uses_network(game) and own is None:
         return GameAnalysis(False, empty, note=VARIANT_NOTE)

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bot.ai import heuristic, sage
 from bot.ai.context import MatchContext
 from bot.ai.convert import from_board, to_board
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from bot.ai.sage import Chances, CubeEval
-from bot.ai.tdnet import player as tdnet_player
-from bot.ai.tdnet.net import Net
-from bot.ai.tdnet.turns import Evaluator
 from engine.game import Game, Phase
 from engine.move import Play
 from engine.player import Player
+
+if TYPE_CHECKING:
+    from bot.ai.tdnet.net import Net
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,8 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
     player = game.awaiting
     if player is None:
         raise ValueError("nobody has to act now")
+    from bot.ai.tdnet import player as tdnet_player  # (numpy: after a worker's set-up)
+
     network = sage.uses_network(game)
     own = None if network else tdnet_player.network_for(game.variant)
     if own is not None:
@@ -107,6 +110,9 @@ def hint(game: Game, context: MatchContext | None = None, n: int = 5,
 
 def variant_hint(game: Game, ctx: MatchContext, player: Player, n: int, net: Net) -> Hint:
     """Advice in a book variant from our own network (cubeless equities, 0-ply)."""
+    from bot.ai.tdnet import player as tdnet_player
+    from bot.ai.tdnet.turns import Evaluator
+
     ev = Evaluator.of(net, game.variant, game.rules)
     source = tdnet_player.judge(game)
     if game.phase is Phase.PLAY:

@@ -43,7 +43,6 @@ from bot.ai.decision import NoDecision as NoDecision
 from bot.ai.levels import DEFAULT_LEVEL, EvalDepth, Level
 from bot.ai.resign import resignation_decision
 from bot.ai.sage import Chances
-from bot.ai.tdnet import player as tdnet_player
 from engine.dice import Dice
 from engine.game import OPENING_CHOICE, Action, Game, Phase
 from engine.move import Play
@@ -64,6 +63,10 @@ def decide(game: Game, context: MatchContext | None = None, level: Level = DEFAU
         raise NoDecision(f"nobody has to act in phase {game.phase.value}")
     if sage.uses_network(game):
         return _NetworkPlayer(game, ctx, level, r, player).decide()
+    # (imported here: numpy starts threads, which a worker must not have before it has
+    # set up its signals: bot.runtime.worker_setup)
+    from bot.ai.tdnet import player as tdnet_player
+
     net = tdnet_player.network_for(game.variant)
     if net is not None:
         return tdnet_player.VariantPlayer(game, ctx, level, r, player, net).decide()
